@@ -1,0 +1,10 @@
+export { createEventStoreDbEventStore, EventStoreDbEventStore } from './esdb/esdb-event-store.ts';
+export { pollingSubscription } from './polling-subscription.ts';
+export {
+  createPostgresEventStore,
+  migrateEventStore,
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgres-event-store.ts';
+export * from './types.ts';
+export { Wakeup } from './wakeup.ts';

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlClient, SqlQueryable } from '@bahi/sql-client';
+import { pollingSubscription } from '../polling-subscription.ts';
+import {
+  type AppendResult,
+  DuplicateEventIdError,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedVersionError,
+} from '../types.ts';
+import { Wakeup } from '../wakeup.ts';
+import { eventStoreMigrations, MIGRATIONS_LOCK, NOTIFY_CHANNEL } from './schema.ts';
+
+export interface PostgresEventStoreOptions {
+  /** How often a live subscriber re-reads when no NOTIFY arrives. */
+  pollIntervalMs?: number;
+  /** Clock for metadata.recordedAt when the caller gives none. */
+  now?: () => Date;
+}
+
+interface EventRow {
+  position_text: string;
+  id: string;
+  stream_id: string;
+  version_text: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  [key: string]: unknown;
+}
+
+// Exact int8 values travel as text (the two drivers parse int8 differently). The aliases
+// differ from the column names so ORDER BY sorts the numbers, not their text.
+const SELECT_EVENT = `SELECT global_position::text AS position_text, event_id::text AS id, stream_id,
+  stream_version::text AS version_text, type, data, metadata FROM es.events`;
+
+// Rows whose transaction id is below the oldest running transaction are final: nothing
+// can commit before them any more (see the append function for why this suffices).
+const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    streamId: row.stream_id,
+    streamVersion: BigInt(row.version_text),
+    position: BigInt(row.position_text),
+  };
+}
+
+function expectedToSql(expected: ExpectedVersion): string {
+  if (expected === 'no_stream') return '-1';
+  if (expected === 'any') return '-2';
+  if (expected < 0n) throw new RangeError(`Expected version must be >= 0, got ${expected}`);
+  return expected.toString();
+}
+
+/** Applies the event store migrations once, serialised across processes. */
+export async function migrateEventStore(sql: SqlClient): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
+    await tx.query('CREATE SCHEMA IF NOT EXISTS es');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS es.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM es.schema_migrations');
+    const applied = new Set(rows.map((r) => Number(r.version)));
+    for (const migration of eventStoreMigrations) {
+      if (applied.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO es.schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+    }
+  });
+}
+
+/**
+ * The event store on Postgres: the same SQL on node-postgres and on PGlite. Create it with
+ * createPostgresEventStore, which migrates first.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly kind: 'postgres' | 'pglite';
+  readonly #sql: SqlClient;
+  readonly #wakeup = new Wakeup();
+  readonly #pollIntervalMs: number;
+  readonly #now: () => Date;
+  #unlisten: Promise<() => Promise<void>> | undefined;
+  #notifyInFlight = false;
+  #notifyAgain = false;
+
+  constructor(sql: SqlClient, options: PostgresEventStoreOptions = {}) {
+    this.#sql = sql;
+    this.kind = sql.kind;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+  ): Promise<AppendResult> {
+    const { result, written } = await appendWith(this.#sql, streamId, events, expected, this.#now);
+    if (written) this.#afterCommit();
+    return result;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const { rows } = await this.#sql.query<EventRow>(
+      `${SELECT_EVENT} WHERE stream_id = $1 AND stream_version >= $2::bigint ORDER BY stream_version LIMIT $3`,
+      [streamId, (options.fromVersion ?? 0n).toString(), options.maxCount ?? 2_147_483_647],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAll(afterPosition: bigint, limit: number): Promise<RecordedEvent[]> {
+    return readAllWith(this.#sql, afterPosition, limit);
+  }
+
+  subscribe(afterPosition: bigint, options: SubscribeOptions = {}): Subscription {
+    return pollingSubscription(
+      {
+        readAll: (after, limit) => this.readAll(after, limit),
+        wakeup: this.#wakeup,
+        pollIntervalMs: this.#pollIntervalMs,
+        start: () => this.#listen(),
+      },
+      afterPosition,
+      options,
+    );
+  }
+
+  async headPosition(): Promise<bigint> {
+    const { rows } = await this.#sql.query<{ position: string }>(
+      `SELECT global_position::text AS position FROM es.events WHERE ${VISIBLE} ORDER BY global_position DESC LIMIT 1`,
+    );
+    return rows[0] ? BigInt(rows[0].position) : 0n;
+  }
+
+  async close(): Promise<void> {
+    if (this.#unlisten) await (await this.#unlisten)();
+    this.#unlisten = undefined;
+  }
+
+  /** Subscribers in this process wake at once; other processes through a coalesced NOTIFY. */
+  #afterCommit(): void {
+    this.#wakeup.signal();
+    if (this.#sql.kind !== 'pglite') this.#notifyOtherProcesses(); // one process owns an embedded database
+  }
+
+  // NOTIFY inside the append would take Postgres' global notify lock through the commit
+  // and serialise every writer; sent afterwards it is one cheap statement per burst.
+  #notifyOtherProcesses(): void {
+    if (this.#notifyInFlight) {
+      this.#notifyAgain = true;
+      return;
+    }
+    this.#notifyInFlight = true;
+    void this.#sql
+      .query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, ''])
+      .catch(() => {}) // subscribers poll as a fallback
+      .finally(() => {
+        this.#notifyInFlight = false;
+        if (this.#notifyAgain) {
+          this.#notifyAgain = false;
+          this.#notifyOtherProcesses();
+        }
+      });
+  }
+
+  #listen(): Promise<void> {
+    if (this.#sql.kind === 'pglite') return Promise.resolve();
+    this.#unlisten ??= this.#sql.listen(NOTIFY_CHANNEL, () => this.#wakeup.signal());
+    return this.#unlisten.then(
+      () => undefined,
+      () => {
+        this.#unlisten = undefined; // polling still works; try LISTEN again next time
+      },
+    );
+  }
+}
+
+/**
+ * The append itself, on any connection: the store's pool, or a transaction the caller
+ * holds open (then nothing is visible to readers of $all until the caller commits).
+ */
+export async function appendWith(
+  sql: SqlQueryable,
+  streamId: string,
+  events: readonly NewEvent[],
+  expected: ExpectedVersion,
+  now: () => Date = () => new Date(),
+): Promise<{ result: AppendResult; written: boolean }> {
+  if (events.length === 0) throw new RangeError('append needs at least one event');
+  const recordedAt = now().toISOString();
+  const payload = events.map((event) => ({
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    data: event.data ?? null,
+    metadata: {
+      userId: null,
+      causationId: null,
+      ...event.metadata,
+      correlationId: event.metadata?.correlationId ?? randomUUID(),
+      recordedAt: event.metadata?.recordedAt ?? recordedAt,
+    },
+  }));
+  let rows: Array<{ out_status: string; out_version: string | null; out_position: string | null }>;
+  try {
+    ({ rows } = await sql.query(
+      'SELECT out_status, out_version::text AS out_version, out_position::text AS out_position FROM es.append($1, $2::bigint, $3::jsonb)',
+      [streamId, expectedToSql(expected), JSON.stringify(payload)],
+    ));
+  } catch (error) {
+    // Two appends of the same event id to different streams at once: the loser lands here.
+    if ((error as { constraint?: string }).constraint === 'events_event_id_key') {
+      throw new DuplicateEventIdError(
+        streamId,
+        payload.map((p) => p.id),
+      );
+    }
+    throw error;
+  }
+  const row = rows[0];
+  if (!row) throw new Error('es.append returned no row');
+  switch (row.out_status) {
+    case 'ok':
+    case 'duplicate':
+      return {
+        result: { nextExpectedVersion: BigInt(row.out_version!), position: BigInt(row.out_position!) },
+        written: row.out_status === 'ok',
+      };
+    case 'wrong_expected_version':
+      throw new WrongExpectedVersionError(
+        streamId,
+        expected,
+        row.out_version === null ? 'no_stream' : BigInt(row.out_version),
+      );
+    case 'duplicate_elsewhere':
+      throw new DuplicateEventIdError(
+        streamId,
+        payload.map((p) => p.id),
+      );
+    default:
+      throw new Error(`es.append answered an unknown status ${row.out_status}`);
+  }
+}
+
+export async function readAllWith(sql: SqlQueryable, afterPosition: bigint, limit: number) {
+  const { rows } = await sql.query<EventRow>(
+    `${SELECT_EVENT} WHERE global_position > $1::bigint AND ${VISIBLE} ORDER BY global_position LIMIT $2`,
+    [afterPosition.toString(), limit],
+  );
+  return rows.map(toRecorded);
+}
+
+export async function createPostgresEventStore(
+  sql: SqlClient,
+  options: PostgresEventStoreOptions = {},
+): Promise<PostgresEventStore> {
+  await migrateEventStore(sql);
+  return new PostgresEventStore(sql, options);
+}

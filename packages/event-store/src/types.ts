@@ -1,0 +1,94 @@
+/** Metadata every stored event carries. recordedAt is stamped by the store when absent. */
+export interface EventMetadata {
+  userId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  recordedAt: string;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  /** uuid; generated when absent. Appending an id that is already stored stores it once. */
+  id?: string;
+  type: string;
+  data: unknown;
+  metadata?: Partial<EventMetadata>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  streamId: string;
+  /** 0-based version of the event within its stream. */
+  streamVersion: bigint;
+  /** Global position in $all; strictly increasing, not necessarily contiguous. */
+  position: bigint;
+}
+
+/** 'no_stream': the stream must not exist; 'any': no check; a bigint: the stream's last version. */
+export type ExpectedVersion = bigint | 'no_stream' | 'any';
+
+export interface AppendResult {
+  /** Version of the last event now in the stream: pass it as the next expected version. */
+  nextExpectedVersion: bigint;
+  /** Global position of the last event appended. */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  fromVersion?: bigint;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** How many events one read of $all fetches during catch-up. */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+/** Catches up from a position, then follows live; iterating yields each event once, in position order. */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'pglite' | 'eventstoredb';
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  /** Events of one stream in version order; [] for a stream that does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of $all strictly after a position (0n = from the start), in position order. */
+  readAll(afterPosition: bigint, limit: number): Promise<RecordedEvent[]>;
+  subscribe(afterPosition: bigint, options?: SubscribeOptions): Subscription;
+  /** Position of the last event a reader of $all can see now (0n when empty). */
+  headPosition(): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedVersionError extends Error {
+  override readonly name = 'WrongExpectedVersionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    /** The stream's current version, or 'no_stream'. */
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected version ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** Some, but not all, of the event ids of an append are already stored: a caller bug. */
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(
+    readonly streamId: string,
+    readonly eventIds: readonly string[],
+  ) {
+    super(`Stream ${streamId}: event ids already stored elsewhere: ${eventIds.join(', ')}`);
+  }
+}
+
+export function isStreamId(value: string): boolean {
+  return value.length > 0 && value.length <= 500 && !value.startsWith('$');
+}

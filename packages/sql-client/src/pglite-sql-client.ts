@@ -1,0 +1,48 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { Mutex } from './mutex.ts';
+import type { SqlClient, SqlQueryable, SqlRow } from './sql-client.ts';
+
+/**
+ * PGlite is one Postgres backend with one connection. Every statement and every
+ * transaction goes through one mutex, so a statement from another part of the process
+ * can never land inside somebody else's open transaction.
+ */
+export function createPgliteSqlClient(db: PGlite, options: { closeDb?: boolean } = {}): SqlClient {
+  const mutex = new Mutex();
+  const raw: SqlQueryable = {
+    query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
+      const result = await db.query<R>(sql, params as unknown[]);
+      return { rows: result.rows };
+    },
+    exec: async (sql: string) => {
+      await db.exec(sql);
+    },
+  };
+  return {
+    kind: 'pglite',
+    query: (sql, params) => mutex.run(() => raw.query(sql, params)),
+    exec: (sql) => mutex.run(() => raw.exec(sql)),
+    withConnection: (fn) => mutex.run(() => fn(raw)),
+    transaction: (fn) =>
+      mutex.run(async () => {
+        await db.exec('BEGIN');
+        try {
+          const result = await fn(raw);
+          await db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          await db.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    async listen(channel, onNotify) {
+      const unsubscribe = await db.listen(channel, onNotify);
+      return async () => {
+        await unsubscribe();
+      };
+    },
+    async close() {
+      if (options.closeDb ?? true) await db.close();
+    },
+  };
+}

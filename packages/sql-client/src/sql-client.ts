@@ -1,0 +1,24 @@
+/**
+ * The one SQL surface the event store and the read database are written against, so the
+ * same SQL runs on node-postgres (distributed mode) and on embedded PGlite (standalone).
+ * Rows come back as plain objects; cast int8/numeric to text in SQL where exactness
+ * matters, because the two drivers parse them differently.
+ */
+export type SqlRow = Record<string, unknown>;
+
+export interface SqlQueryable {
+  query<R extends SqlRow = SqlRow>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[] }>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqlClient extends SqlQueryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs fn on one connection inside BEGIN/COMMIT; ROLLBACK when it throws. */
+  transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Runs fn with one connection held exclusively, outside any transaction (session-level work). */
+  withConnection<T>(fn: (conn: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
