@@ -1,4 +1,4 @@
 export { Mutex } from './mutex.ts';
 export { createPgSqlClient } from './pg-sql-client.ts';
 export { createPgliteSqlClient } from './pglite-sql-client.ts';
-export type { SqlClient, SqlQueryable, SqlRow } from './sql-client.ts';
+export type { SqlClient, SqlQueryable, SqlResult, SqlRow } from './sql-client.ts';

@@ -19,12 +19,12 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
 
   const query = async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
     const result = await pool.query(sql, params as unknown[]);
-    return { rows: result.rows as R[] };
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   };
   const wrap = (client: pg.PoolClient): SqlQueryable => ({
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
       const result = await client.query(sql, params as unknown[]);
-      return { rows: result.rows as R[] };
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     },
     exec: async (sql: string) => {
       await client.query(sql); // no parameters: the simple protocol runs several statements

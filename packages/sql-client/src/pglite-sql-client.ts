@@ -12,7 +12,7 @@ export function createPgliteSqlClient(db: PGlite, options: { closeDb?: boolean }
   const raw: SqlQueryable = {
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
       const result = await db.query<R>(sql, params as unknown[]);
-      return { rows: result.rows };
+      return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
     },
     exec: async (sql: string) => {
       await db.exec(sql);

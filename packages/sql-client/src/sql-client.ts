@@ -6,8 +6,14 @@
  */
 export type SqlRow = Record<string, unknown>;
 
+export interface SqlResult<R> {
+  rows: R[];
+  /** Rows inserted, updated or deleted by the statement, when the driver tells. */
+  rowCount?: number;
+}
+
 export interface SqlQueryable {
-  query<R extends SqlRow = SqlRow>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[] }>;
+  query<R extends SqlRow = SqlRow>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

@@ -1,0 +1,399 @@
+// Runs the real nginx binary with deploy/gateway/bahi.conf.template (rendered the way the official
+// nginx image's envsubst would) in front of two fake upstreams standing in for command and query.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { constants as fsConstants } from 'node:fs';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const NGINX = '/usr/sbin/nginx';
+const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bahi.conf.template');
+const TEMPLATE_VARS = ['COMMAND_UPSTREAM', 'QUERY_UPSTREAM', 'FRONTENDS_ROOT', 'GATEWAY_PORT'] as const;
+type TemplateVars = Record<(typeof TEMPLATE_VARS)[number], string>;
+
+const nginxAvailable = await access(NGINX, fsConstants.X_OK).then(
+  () => true,
+  () => false,
+);
+if (!nginxAvailable) console.log(`gateway.int.test: skipped, ${NGINX} is not installed`);
+
+/** Substitute ${VAR} for the given variables only, like the nginx image's envsubst with a defined set. */
+function renderTemplate(template: string, vars: TemplateVars): string {
+  return template.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (whole, name: string) =>
+    name in vars ? vars[name as keyof TemplateVars] : whole,
+  );
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function listen(server: http.Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
+  });
+}
+
+async function closeServer(server: http.Server | undefined): Promise<void> {
+  if (!server?.listening) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+const SSE_FIRST = 'id: 1\nevent: funder.created\ndata: {"n":1}\n\n';
+const SSE_SECOND = 'id: 2\nevent: funder.created\ndata: {"n":2}\n\n';
+const SSE_SECOND_DELAY_MS = 300;
+
+/** Fake command/query service: echoes what it received; the query one also serves the SSE stream. */
+function fakeService(service: 'command' | 'query', sse: { secondSentAt?: number }): http.Server {
+  return http.createServer((req, res) => {
+    if (service === 'query' && req.method === 'GET' && req.url === '/api/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(SSE_FIRST);
+      const timer = setTimeout(() => {
+        sse.secondSentAt = Date.now();
+        res.write(SSE_SECOND);
+      }, SSE_SECOND_DELAY_MS);
+      res.on('close', () => clearTimeout(timer));
+      return; // never ends
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.stringify({
+        service,
+        method: req.method,
+        url: req.url,
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers: req.headers,
+      });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'x-service': service,
+      });
+      res.end(body);
+    });
+  });
+}
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function request(
+  port: number,
+  method: string,
+  urlPath: string,
+  options: { body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: urlPath, headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+async function waitForPort(port: number, nginx: ChildProcess, errorLog: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (nginx.exitCode !== null) {
+      const log = await readFile(errorLog, 'utf8').catch(() => '');
+      throw new Error(`nginx exited with code ${nginx.exitCode}:\n${log}`);
+    }
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (connected) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nginx did not listen on ${port} within 10 s`);
+}
+
+const APP_JS = `/* app bundle */\n${'console.log("bahi shell asset");\n'.repeat(100)}`;
+const REMOTE_ENTRY_JS = 'var masters; /* remote entry */';
+
+describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () => {
+  let dir = '';
+  let nginx: ChildProcess | undefined;
+  let command: http.Server | undefined;
+  let query: http.Server | undefined;
+  let gatewayPort = 0;
+  const sse: { secondSentAt?: number } = {};
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'bahi-gateway-'));
+    // nginx workers may run as an unprivileged user: make the tree readable.
+    await chmod(dir, 0o755);
+
+    const frontends = path.join(dir, 'frontends');
+    await mkdir(path.join(frontends, 'shell/dist/assets'), { recursive: true });
+    await mkdir(path.join(frontends, 'masters/dist'), { recursive: true });
+    await writeFile(path.join(frontends, 'shell/dist/index.html'), 'SHELL');
+    await writeFile(path.join(frontends, 'shell/dist/assets/app.1234.js'), APP_JS);
+    await writeFile(path.join(frontends, 'masters/dist/remoteEntry.js'), REMOTE_ENTRY_JS);
+
+    command = fakeService('command', sse);
+    query = fakeService('query', sse);
+    const commandPort = await listen(command);
+    const queryPort = await listen(query);
+    gatewayPort = await freePort();
+
+    const template = await readFile(TEMPLATE, 'utf8');
+    const rendered = renderTemplate(template, {
+      COMMAND_UPSTREAM: `127.0.0.1:${commandPort}`,
+      QUERY_UPSTREAM: `127.0.0.1:${queryPort}`,
+      FRONTENDS_ROOT: frontends,
+      GATEWAY_PORT: `127.0.0.1:${gatewayPort}`,
+    });
+    const unrendered = rendered
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#') && line.includes('${'));
+    expect(unrendered).toEqual([]);
+    await writeFile(path.join(dir, 'rendered.conf'), rendered);
+
+    const t = (name: string) => path.join(dir, name);
+    const errorLog = t('error.log');
+    const conf = [
+      'daemon off;',
+      'worker_processes 1;',
+      `pid ${t('nginx.pid')};`,
+      `error_log ${errorLog} warn;`,
+      'events { worker_connections 256; }',
+      'http {',
+      '  include /etc/nginx/mime.types;',
+      '  default_type application/octet-stream;',
+      `  client_body_temp_path ${t('client_body')};`,
+      `  proxy_temp_path ${t('proxy')};`,
+      `  fastcgi_temp_path ${t('fastcgi')};`,
+      `  uwsgi_temp_path ${t('uwsgi')};`,
+      `  scgi_temp_path ${t('scgi')};`,
+      '  access_log off;',
+      `  include ${t('rendered.conf')};`,
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(t('nginx.conf'), conf);
+
+    nginx = spawn(NGINX, ['-p', dir, '-c', t('nginx.conf'), '-e', errorLog], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitForPort(gatewayPort, nginx, errorLog);
+  });
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((resolve) => nginx?.once('exit', resolve));
+      nginx.kill('SIGTERM'); // fast shutdown of master and workers
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (nginx.exitCode === null) nginx.kill('SIGKILL');
+    }
+    await closeServer(command);
+    await closeServer(query);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  describe('API routing by method', () => {
+    it('sends GET /api/* to query, with the query string', async () => {
+      const reply = await request(gatewayPort, 'GET', '/api/funders?city=kabul');
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        service: 'query',
+        method: 'GET',
+        url: '/api/funders?city=kabul',
+      });
+    });
+
+    it('sends HEAD /api/health to query', async () => {
+      const reply = await request(gatewayPort, 'HEAD', '/api/health');
+      expect(reply.status).toBe(200);
+      expect(reply.headers['x-service']).toBe('query');
+      expect(reply.body).toBe('');
+    });
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('sends %s /api/funders to command', async (method) => {
+      const reply = await request(gatewayPort, method, '/api/funders');
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toMatchObject({ service: 'command', method, url: '/api/funders' });
+    });
+
+    it('passes request bodies through to command', async () => {
+      const payload = JSON.stringify({ name: 'Funder Ltd', city: 'Herat', note: 'ü'.repeat(2000) });
+      const reply = await request(gatewayPort, 'POST', '/api/funders', {
+        body: payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(reply.status).toBe(200);
+      const echoed = JSON.parse(reply.body);
+      expect(echoed.service).toBe('command');
+      expect(echoed.body).toBe(payload);
+      expect(echoed.headers['content-type']).toBe('application/json');
+    });
+
+    it('rejects bodies over client_max_body_size with 413', async () => {
+      const reply = await request(gatewayPort, 'POST', '/api/funders', {
+        body: Buffer.alloc(3 * 1024 * 1024, 'a'),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(reply.status).toBe(413);
+    });
+
+    it('forwards Host, X-Forwarded-For, X-Forwarded-Proto and a request id', async () => {
+      const reply = await request(gatewayPort, 'GET', '/api/funders', { headers: { host: 'bahi.example' } });
+      const { headers } = JSON.parse(reply.body) as { headers: Record<string, string> };
+      expect(headers.host).toBe('bahi.example');
+      expect(headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(headers['x-forwarded-proto']).toBe('http');
+      expect(headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+      expect(reply.headers['x-request-id']).toBe(headers['x-request-id']);
+    });
+
+    it("keeps a caller's X-Request-Id", async () => {
+      const reply = await request(gatewayPort, 'DELETE', '/api/funders/7', {
+        headers: { 'x-request-id': 'req-abc-123' },
+      });
+      const echoed = JSON.parse(reply.body) as { service: string; headers: Record<string, string> };
+      expect(echoed.service).toBe('command');
+      expect(echoed.headers['x-request-id']).toBe('req-abc-123');
+    });
+  });
+
+  describe('SSE /api/events', () => {
+    it('is configured without proxy buffering or caching, on HTTP/1.1 with a long read timeout', async () => {
+      const template = await readFile(TEMPLATE, 'utf8');
+      const block = /location = \/api\/events \{([^}]*)\}/.exec(template)?.[1] ?? '';
+      expect(block).toMatch(/proxy_pass http:\/\/bahi_query;/);
+      expect(block).toMatch(/proxy_buffering off;/);
+      expect(block).toMatch(/proxy_cache off;/);
+      expect(block).toMatch(/proxy_read_timeout 1h;/);
+      expect(block).not.toMatch(/proxy_set_header/); // inherits HTTP/1.1 + Connection '' from the server block
+      expect(template).toMatch(/^\s*proxy_http_version 1\.1;/m);
+      expect(template).toMatch(/^\s*proxy_set_header Connection "";/m);
+    });
+
+    it('streams the first event from query before the second is sent (no buffering)', async () => {
+      const startedAt = Date.now();
+      const first = await new Promise<{ at: number; text: string; headers: http.IncomingHttpHeaders }>(
+        (resolve, reject) => {
+          const req = http.get(
+            {
+              host: '127.0.0.1',
+              port: gatewayPort,
+              path: '/api/events',
+              headers: { accept: 'text/event-stream', 'accept-encoding': 'gzip, deflate, br' },
+              agent: false,
+            },
+            (res) => {
+              res.setEncoding('utf8');
+              res.once('data', (text: string) => {
+                resolve({ at: Date.now(), text, headers: res.headers });
+                req.destroy();
+              });
+              res.once('error', reject);
+            },
+          );
+          req.on('error', (error) => {
+            if (!req.destroyed) reject(error);
+          });
+          setTimeout(() => {
+            req.destroy();
+            reject(new Error('no SSE data within 2 s'));
+          }, 2_000);
+        },
+      );
+      expect(first.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(first.text).toContain('"n":1');
+      expect(first.text).not.toContain('"n":2');
+      expect(first.at - startedAt).toBeLessThan(SSE_SECOND_DELAY_MS - 50);
+      // the chunk reached the client before the fake had even written the second event
+      if (sse.secondSentAt !== undefined) expect(first.at).toBeLessThan(sse.secondSentAt);
+    });
+  });
+
+  describe('frontends', () => {
+    it('serves the shell index.html at /', async () => {
+      const reply = await request(gatewayPort, 'GET', '/');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toBe('SHELL');
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
+      expect(reply.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('falls back to the shell index.html for a client-side route without extension', async () => {
+      const reply = await request(gatewayPort, 'GET', '/masters/cities');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toBe('SHELL');
+      expect(reply.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('serves hashed shell assets with a long cache', async () => {
+      const reply = await request(gatewayPort, 'GET', '/assets/app.1234.js');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toBe(APP_JS);
+      expect(reply.headers['content-type']).toMatch(/javascript/);
+      expect(reply.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+
+    it('gzips JavaScript when the client accepts it', async () => {
+      const reply = await request(gatewayPort, 'GET', '/assets/app.1234.js', {
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.headers['content-encoding']).toBe('gzip');
+    });
+
+    it('answers 404 for a missing shell file with an extension', async () => {
+      const reply = await request(gatewayPort, 'GET', '/assets/missing.5678.js');
+      expect(reply.status).toBe(404);
+    });
+
+    it("serves a remote's files under /remotes/<name>/, remoteEntry.js without caching", async () => {
+      const reply = await request(gatewayPort, 'GET', '/remotes/masters/remoteEntry.js');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toBe(REMOTE_ENTRY_JS);
+      expect(reply.headers['content-type']).toMatch(/javascript/);
+      expect(reply.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('answers 404 for a missing remote file (no index.html fallback)', async () => {
+      expect((await request(gatewayPort, 'GET', '/remotes/masters/missing.js')).status).toBe(404);
+      expect((await request(gatewayPort, 'GET', '/remotes/masters/some/route')).status).toBe(404);
+      expect((await request(gatewayPort, 'GET', '/remotes/unknown/remoteEntry.js')).status).toBe(404);
+    });
+  });
+});

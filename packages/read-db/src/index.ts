@@ -1,0 +1,3 @@
+export { sqlClientDialect } from './dialect.ts';
+export { openReadDb, type ReadDb, readCheckpoints } from './read-db.ts';
+export type * from './tables.ts';

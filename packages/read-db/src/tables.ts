@@ -1,0 +1,26 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** int8 columns: written as string or bigint, read back as string (exact). */
+type Int8 = ColumnType<string, string | bigint, string | bigint>;
+
+export interface ProjectionCheckpointsTable {
+  name: string;
+  position: ColumnType<string, string | bigint | undefined, string | bigint>;
+  status: Generated<'running' | 'failed' | 'paused'>;
+  error: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+export type ProjectionCheckpoint = Selectable<ProjectionCheckpointsTable>;
+export type NewProjectionCheckpoint = Insertable<ProjectionCheckpointsTable>;
+export type ProjectionCheckpointUpdate = Updateable<ProjectionCheckpointsTable>;
+
+export interface EventTypeCountsTable {
+  type: string;
+  count: Int8;
+  last_position: Int8;
+}
+
+export interface Database {
+  projection_checkpoints: ProjectionCheckpointsTable;
+  event_type_counts: EventTypeCountsTable;
+}

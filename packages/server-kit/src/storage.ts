@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import { createEventStoreDbEventStore, createPostgresEventStore, type EventStore } from '@bahi/event-store';
+import { openReadDb, type ReadDb } from '@bahi/read-db';
+import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
+import { PGlite } from '@electric-sql/pglite';
+
+export interface Storage {
+  sql: SqlClient;
+  eventStore: EventStore;
+  readDb: ReadDb;
+  close(): Promise<void>;
+}
+
+async function assemble(sql: SqlClient, eventStore: () => Promise<EventStore>): Promise<Storage> {
+  try {
+    const store = await eventStore();
+    const readDb = await openReadDb(sql);
+    return {
+      sql,
+      eventStore: store,
+      readDb,
+      async close() {
+        await store.close();
+        await readDb.destroy();
+        await sql.close();
+      },
+    };
+  } catch (error) {
+    await sql.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Standalone: one embedded PGlite under dataDir holds the event store and the read models. */
+export async function openEmbeddedStorage(options: {
+  dataDir: string;
+  pollIntervalMs?: number;
+}): Promise<Storage> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await PGlite.create(options.dataDir);
+  const sql = createPgliteSqlClient(db);
+  return assemble(sql, () =>
+    createPostgresEventStore(sql, { pollIntervalMs: options.pollIntervalMs ?? 500 }),
+  );
+}
+
+/** Distributed: read models on Postgres; the event store there too, or on EventStoreDB when esdbUrl is set. */
+export async function openServerStorage(options: {
+  databaseUrl: string;
+  esdbUrl?: string | undefined;
+  poolSize?: number;
+  applicationName: string;
+  pollIntervalMs?: number;
+}): Promise<Storage> {
+  const sql = createPgSqlClient({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    applicationName: options.applicationName,
+  });
+  return assemble(sql, () =>
+    options.esdbUrl
+      ? createEventStoreDbEventStore(options.esdbUrl)
+      : createPostgresEventStore(sql, { pollIntervalMs: options.pollIntervalMs ?? 500 }),
+  );
+}

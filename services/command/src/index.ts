@@ -1,0 +1,2 @@
+export { type CommandDeps, registerCommandRoutes } from './routes.ts';
+export { startCommandService } from './service.ts';

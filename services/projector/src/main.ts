@@ -1,0 +1,4 @@
+import { runMain } from '@bahi/server-kit';
+import { startProjectorService } from './service.ts';
+
+runMain('bahi projector', () => startProjectorService());

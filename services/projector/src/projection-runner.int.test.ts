@@ -1,0 +1,158 @@
+import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
+import { openReadDb, type ReadDb, readCheckpoints } from '@bahi/read-db';
+import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
+import { PGlite } from '@electric-sql/pglite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withTestDatabase } from '../../../test/postgres.ts';
+import { eventTypeCounts } from './event-type-counts.projection.ts';
+import type { Projection } from './projection.ts';
+import { ProjectionRunner } from './projection-runner.ts';
+
+interface Env {
+  sql: SqlClient;
+  store: EventStore;
+  readDb: ReadDb;
+  dispose(): Promise<void>;
+}
+
+const targets: Array<[string, () => Promise<Env>]> = [
+  [
+    'pglite',
+    async () => {
+      const sql = createPgliteSqlClient(new PGlite());
+      const store = await createPostgresEventStore(sql, { pollIntervalMs: 50 });
+      const readDb = await openReadDb(sql);
+      return { sql, store, readDb, dispose: () => sql.close() };
+    },
+  ],
+];
+if (process.env.DATABASE_URL) {
+  targets.push([
+    'postgres',
+    async () => {
+      const db = await withTestDatabase('projector');
+      const sql = createPgSqlClient({ connectionString: db.url });
+      const store = await createPostgresEventStore(sql, { pollIntervalMs: 50 });
+      const readDb = await openReadDb(sql);
+      return {
+        sql,
+        store,
+        readDb,
+        async dispose() {
+          await store.close();
+          await readDb.destroy();
+          await sql.close();
+          await db.drop();
+        },
+      };
+    },
+  ]);
+}
+
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const counts = async (readDb: ReadDb) =>
+  Object.fromEntries(
+    (await readDb.selectFrom('event_type_counts').select(['type', 'count']).execute()).map((r) => [
+      r.type,
+      Number(r.count),
+    ]),
+  );
+
+describe.each(targets)('projection runner [%s]', (_name, setup) => {
+  let env: Env | undefined;
+  afterEach(async () => {
+    await env?.dispose();
+    env = undefined;
+  });
+
+  it('projects past and live events, commits its checkpoint with the rows, and resumes without counting twice', async () => {
+    env = await setup();
+    const { store, readDb } = env;
+    for (let i = 0; i < 30; i++)
+      await store.append(`s-${i % 3}`, [{ type: i % 2 ? 'Odd' : 'Even', data: { i } }], 'any');
+    const runner = new ProjectionRunner({
+      eventStore: store,
+      readDb,
+      projection: eventTypeCounts,
+      batchSize: 7,
+    });
+    runner.start();
+    await until(
+      'catch-up',
+      async () => (await readCheckpoints(readDb))[0]?.position === (await store.headPosition()),
+    );
+    expect(await counts(readDb)).toEqual({ Even: 15, Odd: 15 });
+
+    await store.append('s-live', [{ type: 'Live', data: {} }], 'no_stream');
+    await until('live event', async () => (await counts(readDb)).Live === 1);
+    await runner.stop();
+
+    // Events appended while stopped are picked up from the checkpoint, nothing twice.
+    await store.append(
+      's-live',
+      [
+        { type: 'Live', data: {} },
+        { type: 'Even', data: {} },
+      ],
+      0n,
+    );
+    const again = new ProjectionRunner({ eventStore: store, readDb, projection: eventTypeCounts });
+    again.start();
+    await until(
+      'resume',
+      async () => (await readCheckpoints(readDb))[0]?.position === (await store.headPosition()),
+    );
+    await again.stop();
+    expect(await counts(readDb)).toEqual({ Even: 16, Odd: 15, Live: 2 });
+  });
+
+  it('stops a projection that cannot apply an event, records the error, and leaves other projections running', async () => {
+    env = await setup();
+    const { store, readDb } = env;
+    const failing: Projection = {
+      name: 'fails_on_poison',
+      async apply(tx, events) {
+        for (const e of events) {
+          if (e.type === 'Poison') throw new Error('cannot apply Poison');
+          await tx
+            .insertInto('event_type_counts')
+            .values({ type: `fails:${e.type}`, count: 1n, last_position: e.position })
+            .onConflict((oc) => oc.column('type').doUpdateSet({ count: 99n }))
+            .execute();
+        }
+      },
+    };
+    await store.append('p', [{ type: 'Fine', data: {} }], 'no_stream');
+    const fine = (await store.readStream('p'))[0]!.position;
+    const runnerA = new ProjectionRunner({ eventStore: store, readDb, projection: failing, flushAfterMs: 1 });
+    const runnerB = new ProjectionRunner({ eventStore: store, readDb, projection: eventTypeCounts });
+    runnerA.start();
+    runnerB.start();
+    await until('first batch', async () =>
+      (await readCheckpoints(readDb)).some((c) => c.name === 'fails_on_poison' && c.position === fine),
+    );
+    await store.append('p', [{ type: 'Poison', data: {} }], 0n);
+    await store.append('p', [{ type: 'After', data: {} }], 1n);
+    await until('failure recorded', async () =>
+      (await readCheckpoints(readDb)).some((c) => c.name === 'fails_on_poison' && c.status === 'failed'),
+    );
+    await until('other projection continues', async () => (await counts(readDb)).After === 1);
+    const failed = (await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')!;
+    expect(failed.position).toBe(fine);
+    expect(failed.error).toMatch(/cannot apply Poison/);
+    await runnerA.stop();
+    await runnerB.stop();
+    // A failed projection does not silently restart.
+    const restarted = new ProjectionRunner({ eventStore: store, readDb, projection: failing });
+    restarted.start();
+    await restarted.stop();
+    expect((await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')!.position).toBe(fine);
+  });
+});

@@ -1,0 +1,123 @@
+import type { EventStore, RecordedEvent } from '@bahi/event-store';
+import type { ReadDb } from '@bahi/read-db';
+import type { Projection } from './projection.ts';
+
+export interface ProjectionRunnerOptions {
+  eventStore: EventStore;
+  readDb: ReadDb;
+  projection: Projection;
+  /** Most events applied in one transaction. */
+  batchSize?: number;
+  /** How long a partial batch waits for more events before it is committed. */
+  flushAfterMs?: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+const IDLE = Symbol('idle');
+
+/**
+ * Follows $all from the projection's checkpoint and commits each batch of rows together
+ * with the new checkpoint. An event the projection cannot apply stops this projection
+ * alone: its checkpoint stays before the batch and the error is recorded for the operator.
+ */
+export class ProjectionRunner {
+  readonly #options: Required<Omit<ProjectionRunnerOptions, 'log'>> & Pick<ProjectionRunnerOptions, 'log'>;
+  #abort = new AbortController();
+  #done: Promise<void> | undefined;
+
+  constructor(options: ProjectionRunnerOptions) {
+    this.#options = { batchSize: 500, flushAfterMs: 10, ...options };
+  }
+
+  get name(): string {
+    return this.#options.projection.name;
+  }
+
+  start(): void {
+    this.#done ??= this.#run().catch((error) => {
+      this.#options.log?.('projection stopped by an error', { projection: this.name, error: String(error) });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await this.#done;
+  }
+
+  async #checkpoint(): Promise<bigint> {
+    const { readDb } = this.#options;
+    await readDb
+      .insertInto('projection_checkpoints')
+      .values({ name: this.name, position: 0n })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await readDb
+      .selectFrom('projection_checkpoints')
+      .select(['position', 'status'])
+      .where('name', '=', this.name)
+      .executeTakeFirstOrThrow();
+    if (row.status === 'failed')
+      throw new Error(`projection ${this.name} is stopped after a failure; resume it first`);
+    return BigInt(row.position);
+  }
+
+  async #run(): Promise<void> {
+    const { eventStore, readDb, projection, batchSize, flushAfterMs } = this.#options;
+    const from = await this.#checkpoint();
+    const subscription = eventStore.subscribe(from, { batchSize, signal: this.#abort.signal });
+    const iterator = subscription[Symbol.asyncIterator]();
+    let buffer: RecordedEvent[] = [];
+
+    const flush = async () => {
+      if (buffer.length === 0) return;
+      const batch = buffer;
+      buffer = [];
+      const last = batch.at(-1)!.position;
+      try {
+        await readDb.transaction().execute(async (tx) => {
+          await projection.apply(tx, batch);
+          await tx
+            .updateTable('projection_checkpoints')
+            .set({ position: last, status: 'running', error: null, updated_at: new Date() })
+            .where('name', '=', this.name)
+            .execute();
+        });
+      } catch (error) {
+        await readDb
+          .updateTable('projection_checkpoints')
+          .set({
+            status: 'failed',
+            error: `${(error as Error).message} (batch after position ${batch[0]!.position - 1n})`,
+            updated_at: new Date(),
+          })
+          .where('name', '=', this.name)
+          .execute();
+        throw error;
+      }
+    };
+
+    try {
+      let next = iterator.next();
+      while (!this.#abort.signal.aborted) {
+        const result =
+          buffer.length > 0
+            ? await Promise.race([
+                next,
+                new Promise<typeof IDLE>((r) => setTimeout(() => r(IDLE), flushAfterMs)),
+              ])
+            : await next;
+        if (result === IDLE) {
+          await flush();
+          continue;
+        }
+        if (result.done) break;
+        buffer.push(result.value);
+        next = iterator.next();
+        if (buffer.length >= batchSize) await flush();
+      }
+      await flush();
+    } finally {
+      await subscription.close();
+    }
+  }
+}

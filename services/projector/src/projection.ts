@@ -1,0 +1,12 @@
+import type { RecordedEvent } from '@bahi/event-store';
+import type { Database } from '@bahi/read-db';
+import type { Transaction } from 'kysely';
+
+/**
+ * A read model: applies a batch of events inside the transaction that also moves its
+ * checkpoint, so a crash at any point replays cleanly. It never reads write-side state.
+ */
+export interface Projection {
+  name: string;
+  apply(tx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
+}

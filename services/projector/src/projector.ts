@@ -1,0 +1,30 @@
+import type { EventStore } from '@bahi/event-store';
+import type { ReadDb } from '@bahi/read-db';
+import { eventTypeCounts } from './event-type-counts.projection.ts';
+import type { Projection } from './projection.ts';
+import { ProjectionRunner } from './projection-runner.ts';
+
+export const allProjections: readonly Projection[] = [eventTypeCounts];
+
+export interface Projector {
+  stop(): Promise<void>;
+}
+
+/** Runs every projection, each on its own subscription and checkpoint. */
+export function startProjector(deps: {
+  eventStore: EventStore;
+  readDb: ReadDb;
+  projections?: readonly Projection[];
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}): Projector {
+  const runners = (deps.projections ?? allProjections).map(
+    (projection) =>
+      new ProjectionRunner({ eventStore: deps.eventStore, readDb: deps.readDb, projection, log: deps.log }),
+  );
+  for (const runner of runners) runner.start();
+  return {
+    async stop() {
+      await Promise.all(runners.map((r) => r.stop()));
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { type QueryDeps, registerQueryRoutes } from './routes.ts';
+export { startQueryService } from './service.ts';

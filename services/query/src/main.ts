@@ -1,0 +1,4 @@
+import { runMain } from '@bahi/server-kit';
+import { startQueryService } from './service.ts';
+
+runMain('bahi query', () => startQueryService());

@@ -1,0 +1,2 @@
+export { startReportsWorkerService } from './service.ts';
+export { type ReportsWorker, startReportsWorker } from './worker.ts';

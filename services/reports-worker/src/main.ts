@@ -1,0 +1,4 @@
+import { runMain } from '@bahi/server-kit';
+import { startReportsWorkerService } from './service.ts';
+
+runMain('bahi reports-worker', () => startReportsWorkerService());

@@ -1,0 +1,1 @@
+export { type Standalone, startStandalone } from './standalone.ts';

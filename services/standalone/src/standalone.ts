@@ -1,0 +1,86 @@
+import { resolve } from 'node:path';
+import { registerCommandRoutes } from '@bahi/command';
+import { startProjector } from '@bahi/projector';
+import { registerQueryRoutes } from '@bahi/query';
+import { startReportsWorker } from '@bahi/reports-worker';
+import {
+  createHttpApp,
+  loadConfig,
+  openEmbeddedStorage,
+  type Running,
+  registerHealthRoutes,
+  type StandaloneEnv,
+  standaloneEnvSchema,
+} from '@bahi/server-kit';
+import type { FastifyReply } from 'fastify';
+import { lockDataDir } from './data-dir-lock.ts';
+import { registerFrontends } from './frontends.ts';
+
+export interface Standalone extends Running {
+  url: string;
+  config: StandaloneEnv;
+}
+
+/**
+ * `npm start`: the whole of Bahi in one process on one port: the command, query,
+ * projector and reports-worker parts on an embedded PGlite under BAHI_DATA_DIR, and the
+ * built frontends. Stopping and starting again reuses the same data.
+ */
+export async function startStandalone(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { logger?: boolean } = {},
+): Promise<Standalone> {
+  const config = loadConfig(standaloneEnvSchema, env);
+  const dataDir = resolve(config.BAHI_DATA_DIR);
+  const lock = await lockDataDir(dataDir).catch(async (error) => {
+    // the directory may not exist yet on a first start
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dataDir, { recursive: true });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return lockDataDir(dataDir);
+    throw error;
+  });
+  const stops: Array<() => Promise<unknown>> = [() => lock.release()];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
+  };
+  try {
+    const storage = await openEmbeddedStorage({
+      dataDir: resolve(dataDir, 'pglite'),
+      pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
+    });
+    stops.push(() => storage.close());
+
+    let pageFallback: ((reply: FastifyReply) => Promise<unknown>) | undefined;
+    const app = createHttpApp({
+      logLevel: config.LOG_LEVEL,
+      fastify: options.logger === false ? { logger: false } : {},
+      pageFallback: (_request, reply) => pageFallback!(reply),
+    });
+    stops.push(() => app.close());
+
+    const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
+    pageFallback = frontends.pageFallback;
+    await registerCommandRoutes(app, storage);
+    await registerQueryRoutes(app, storage);
+    const worker = startReportsWorker({});
+    stops.push(() => worker.stop());
+    registerHealthRoutes(app, { service: 'standalone', ...storage });
+
+    const projector = startProjector({ ...storage, log: (msg, fields) => app.log.error(fields, msg) });
+    stops.push(() => projector.stop());
+
+    await storage.eventStore.append(
+      'system-standalone',
+      [{ type: 'StandaloneStarted', data: { pid: process.pid, frontendsBuilt: frontends.built } }],
+      'any',
+    );
+
+    const address = await app.listen({ port: config.PORT, host: config.HOST });
+    const port = new URL(address).port;
+    const url = `http://localhost:${port}`;
+    return { url, config, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
