@@ -50,12 +50,10 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
       } satisfies ErrorBody);
     }
     if (error instanceof HttpError) {
-      return reply
-        .status(error.statusCode)
-        .send({
-          message: error.message,
-          ...(error.errors ? { errors: error.errors } : {}),
-        } satisfies ErrorBody);
+      return reply.status(error.statusCode).send({
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      } satisfies ErrorBody);
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
