@@ -125,6 +125,19 @@ export function eventStoreContract(target: ContractTarget): void {
       expect(all.filter((e) => e.id === eventId)).toHaveLength(1);
     });
 
+    it("stores once when a retry comes with 'any' or with the original expected version", async () => {
+      const id = stream();
+      await store.append(id, [ev('Opened')], 'no_stream');
+      const ids = [randomUUID(), randomUUID()];
+      const batch = ids.map((eventId, n) => ev(`E${n}`, { n }, eventId));
+      const first = await store.append(id, batch, 0n);
+      expect(await store.append(id, batch, 0n)).toEqual(first);
+      expect(await store.append(id, batch, 'any')).toEqual(first);
+      expect((await store.readStream(id)).map((e) => e.type)).toEqual(['Opened', 'E0', 'E1']);
+      // A stale expected version whose events are new is still a conflict.
+      await expect(store.append(id, [ev('Late')], 0n)).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    });
+
     it('refuses an event id already stored in another stream, storing nothing', async () => {
       const eventId = randomUUID();
       await store.append(stream(), [ev('X', {}, eventId)], 'any');

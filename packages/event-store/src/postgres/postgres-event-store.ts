@@ -17,6 +17,8 @@ import {
 import { Wakeup } from '../wakeup.ts';
 import { eventStoreMigrations, MIGRATIONS_LOCK, NOTIFY_CHANNEL } from './schema.ts';
 
+const NOTIFY_INTERVAL_MS = 10;
+
 export interface PostgresEventStoreOptions {
   /** How often a live subscriber re-reads when no NOTIFY arrives. */
   pollIntervalMs?: number;
@@ -95,8 +97,8 @@ export class PostgresEventStore implements EventStore {
   readonly #pollIntervalMs: number;
   readonly #now: () => Date;
   #unlisten: Promise<() => Promise<void>> | undefined;
-  #notifyInFlight = false;
-  #notifyAgain = false;
+  #notifyTimer: NodeJS.Timeout | undefined;
+  #lastNotifyAt = 0;
 
   constructor(sql: SqlClient, options: PostgresEventStoreOptions = {}) {
     this.#sql = sql;
@@ -148,6 +150,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#notifyTimer);
+    this.#notifyTimer = undefined;
     if (this.#unlisten) await (await this.#unlisten)();
     this.#unlisten = undefined;
   }
@@ -159,23 +163,17 @@ export class PostgresEventStore implements EventStore {
   }
 
   // NOTIFY inside the append would take Postgres' global notify lock through the commit
-  // and serialise every writer; sent afterwards it is one cheap statement per burst.
+  // and serialise every writer. Sent afterwards it is a commit of its own, so it is
+  // throttled: at most one per NOTIFY_INTERVAL_MS, always sent after the commits it covers.
   #notifyOtherProcesses(): void {
-    if (this.#notifyInFlight) {
-      this.#notifyAgain = true;
-      return;
-    }
-    this.#notifyInFlight = true;
-    void this.#sql
-      .query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, ''])
-      .catch(() => {}) // subscribers poll as a fallback
-      .finally(() => {
-        this.#notifyInFlight = false;
-        if (this.#notifyAgain) {
-          this.#notifyAgain = false;
-          this.#notifyOtherProcesses();
-        }
-      });
+    if (this.#notifyTimer) return; // a pending NOTIFY will go out after this commit
+    const wait = Math.max(0, this.#lastNotifyAt + NOTIFY_INTERVAL_MS - Date.now());
+    this.#notifyTimer = setTimeout(() => {
+      this.#notifyTimer = undefined;
+      this.#lastNotifyAt = Date.now();
+      void this.#sql.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, '']).catch(() => {}); // subscribers poll as a fallback
+    }, wait);
+    this.#notifyTimer.unref();
   }
 
   #listen(): Promise<void> {

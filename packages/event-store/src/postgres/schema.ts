@@ -104,4 +104,92 @@ END
 $fn$;
 `,
   },
+  {
+    version: 2,
+    name: 'append without a pre-check on the hot path',
+    // The duplicate-id pre-check of version 1 ran on every append, and plpgsql cached its
+    // plan: planned while es.events was empty, it kept scanning the whole table as the
+    // table grew (until an ANALYZE). Retried appends are now found where they fail: the
+    // version check (a retry arrives after the stream moved on) or the unique event id.
+    sql: `
+CREATE OR REPLACE FUNCTION es.append(p_stream text, p_expected bigint, p_events jsonb)
+RETURNS TABLE (out_status text, out_version bigint, out_position bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count integer := jsonb_array_length(p_events);
+  v_current bigint;
+  v_position bigint;
+  v_constraint text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('bahi.es.stream:' || p_stream, 0));
+
+  SELECT s.version INTO v_current FROM es.streams s WHERE s.stream_id = p_stream;
+  IF (p_expected = -1 AND v_current IS NOT NULL)
+     OR (p_expected >= 0 AND v_current IS DISTINCT FROM p_expected) THEN
+    RETURN QUERY SELECT * FROM es.append_retried(p_stream, p_events, v_current);
+    RETURN;
+  END IF;
+  v_current := coalesce(v_current, -1);
+
+  PERFORM pg_advisory_lock(${GLOBAL_APPEND_LOCK});
+  BEGIN
+    INSERT INTO es.streams (stream_id, version) VALUES (p_stream, v_current + v_count)
+      ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version;
+    WITH inserted AS (
+      INSERT INTO es.events (transaction_id, event_id, stream_id, stream_version, type, data, metadata)
+      SELECT pg_current_xact_id(), (x.value->>'id')::uuid, p_stream, v_current + x.ord,
+             x.value->>'type', x.value->'data', x.value->'metadata'
+        FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(value, ord)
+       ORDER BY x.ord
+      RETURNING global_position
+    )
+    SELECT max(global_position) INTO v_position FROM inserted;
+  EXCEPTION
+    WHEN unique_violation THEN
+      PERFORM pg_advisory_unlock(${GLOBAL_APPEND_LOCK});
+      GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+      IF v_constraint = 'events_event_id_key' THEN
+        RETURN QUERY SELECT * FROM es.append_retried(p_stream, p_events, NULLIF(v_current, -1));
+        RETURN;
+      END IF;
+      RAISE;
+    WHEN OTHERS OR query_canceled THEN
+      -- A session lock outlives the failed transaction: release it or every writer stalls.
+      PERFORM pg_advisory_unlock(${GLOBAL_APPEND_LOCK});
+      RAISE;
+  END;
+  PERFORM pg_advisory_unlock(${GLOBAL_APPEND_LOCK});
+
+  RETURN QUERY SELECT 'ok'::text, v_current + v_count, v_position;
+END
+$fn$;
+
+-- The cold path: an append that failed its version check or hit a stored event id. If all
+-- its ids are stored in this stream it is a retry, answered with the original result.
+CREATE FUNCTION es.append_retried(p_stream text, p_events jsonb, p_current bigint)
+RETURNS TABLE (out_status text, out_version bigint, out_position bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_ids uuid[] := ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x);
+  v_stored integer;
+  v_stored_here integer;
+  v_position bigint;
+BEGIN
+  SELECT count(*)::integer, count(*) FILTER (WHERE e.stream_id = p_stream)::integer, max(e.global_position)
+    INTO v_stored, v_stored_here, v_position
+    FROM es.events e
+   WHERE e.event_id = ANY (v_ids);
+  IF v_stored = 0 THEN
+    RETURN QUERY SELECT 'wrong_expected_version'::text, p_current, NULL::bigint;
+  ELSIF v_stored = cardinality(v_ids) AND v_stored_here = v_stored THEN
+    RETURN QUERY SELECT 'duplicate'::text, (SELECT s.version FROM es.streams s WHERE s.stream_id = p_stream), v_position;
+  ELSE
+    RETURN QUERY SELECT 'duplicate_elsewhere'::text, NULL::bigint, NULL::bigint;
+  END IF;
+END
+$fn$;
+`,
+  },
 ];
