@@ -42,6 +42,7 @@ describe.skipIf(!databaseUrl)('distributed services', () => {
             PORT: String(ports[service]),
             HOST: '127.0.0.1',
             BAHI_SUBSCRIPTION_POLL_MS: '200',
+            BAHI_DB_POOL_SIZE: '3',
           },
           root,
         ),
@@ -89,6 +90,7 @@ describe.skipIf(!databaseUrl)('distributed services', () => {
       for (let i = 0; i < 20; i++)
         await store.append(`other-process-${i % 4}`, [{ type: 'FromElsewhere', data: { i } }], 'any');
       const head = (await store.headPosition()).toString();
+      const projectorProc = procs[Object.keys(scripts).indexOf('projector')]!;
       const caughtUp = await waitFor(
         'projector catch-up',
         async () => {
@@ -97,7 +99,11 @@ describe.skipIf(!databaseUrl)('distributed services', () => {
           return p?.position === head ? body : undefined;
         },
         20_000,
-      );
+      ).catch((error) => {
+        throw new Error(
+          `${(error as Error).message}\nprojector output:\n${projectorProc.output().slice(-4000)}`,
+        );
+      });
       expect(caughtUp.projections[0]?.lag).toBe('0');
       const fromQuery = (await getJson(`http://127.0.0.1:${ports.query}/api/ready`)).body as Ready;
       expect(fromQuery.eventStore.headPosition).toBe(head);

@@ -113,6 +113,35 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
     expect(await counts(readDb)).toEqual({ Even: 16, Odd: 15, Live: 2 });
   });
 
+  it('retries after a lost connection instead of stopping, and applies every event once', async () => {
+    env = await setup();
+    const { store, readDb } = env;
+    let calls = 0;
+    const flaky: Projection = {
+      name: 'flaky',
+      async apply(tx, events) {
+        calls++;
+        if (calls <= 2)
+          throw Object.assign(new Error('terminating connection due to administrator command'), {
+            code: '57P01',
+          });
+        await eventTypeCounts.apply(tx, events);
+      },
+    };
+    for (let i = 0; i < 5; i++) await store.append('flaky', [{ type: 'Tick', data: { i } }], 'any');
+    const runner = new ProjectionRunner({ eventStore: store, readDb, projection: flaky });
+    runner.start();
+    await until('recovered', async () => (await counts(readDb)).Tick === 5);
+    await runner.stop();
+    expect(calls).toBeGreaterThanOrEqual(3);
+    const checkpoint = (await readCheckpoints(readDb)).find((c) => c.name === 'flaky')!;
+    expect(checkpoint).toMatchObject({
+      status: 'running',
+      error: null,
+      position: await store.headPosition(),
+    });
+  });
+
   it('stops a projection that cannot apply an event, records the error, and leaves other projections running', async () => {
     env = await setup();
     const { store, readDb } = env;

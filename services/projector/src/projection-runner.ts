@@ -14,12 +14,48 @@ export interface ProjectionRunnerOptions {
 }
 
 const IDLE = Symbol('idle');
+const MAX_BACKOFF_MS = 5_000;
+
+/** The projection could not apply a batch: a dead letter that stops this projection. */
+class ApplyFailed extends Error {}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /**
  * Follows $all from the projection's checkpoint and commits each batch of rows together
  * with the new checkpoint. An event the projection cannot apply stops this projection
  * alone: its checkpoint stays before the batch and the error is recorded for the operator.
+ * Anything else (a lost connection, a database that is restarting) is retried with backoff
+ * from the last committed checkpoint.
  */
+/** Connection-level failures are worth retrying; anything else from apply is the projection's. */
+function isApplyError(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  const message = String((error as Error)?.message ?? '');
+  const transient =
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '08000',
+      '08003',
+      '08006',
+    ].includes(code) || /Connection terminated|connection is closed|too many clients/i.test(message);
+  return !transient;
+}
+
 export class ProjectionRunner {
   readonly #options: Required<Omit<ProjectionRunnerOptions, 'log'>> & Pick<ProjectionRunnerOptions, 'log'>;
   #abort = new AbortController();
@@ -34,9 +70,31 @@ export class ProjectionRunner {
   }
 
   start(): void {
-    this.#done ??= this.#run().catch((error) => {
-      this.#options.log?.('projection stopped by an error', { projection: this.name, error: String(error) });
-    });
+    this.#done ??= this.#supervise();
+  }
+
+  async #supervise(): Promise<void> {
+    let backoff = 100;
+    while (!this.#abort.signal.aborted) {
+      try {
+        await this.#run(() => {
+          backoff = 100; // progress was made: the next failure starts over
+        });
+        return;
+      } catch (error) {
+        if (error instanceof ApplyFailed || this.#abort.signal.aborted) {
+          this.#options.log?.('projection stopped', { projection: this.name, error: String(error) });
+          return;
+        }
+        this.#options.log?.('projection interrupted; retrying', {
+          projection: this.name,
+          error: String(error),
+          retryInMs: backoff,
+        });
+        await sleep(backoff, this.#abort.signal);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -61,7 +119,7 @@ export class ProjectionRunner {
     return BigInt(row.position);
   }
 
-  async #run(): Promise<void> {
+  async #run(onProgress: () => void): Promise<void> {
     const { eventStore, readDb, projection, batchSize, flushAfterMs } = this.#options;
     const from = await this.#checkpoint();
     const subscription = eventStore.subscribe(from, { batchSize, signal: this.#abort.signal });
@@ -73,16 +131,22 @@ export class ProjectionRunner {
       const batch = buffer;
       buffer = [];
       const last = batch.at(-1)!.position;
+      let applied = false;
       try {
         await readDb.transaction().execute(async (tx) => {
           await projection.apply(tx, batch);
+          applied = true;
           await tx
             .updateTable('projection_checkpoints')
             .set({ position: last, status: 'running', error: null, updated_at: new Date() })
             .where('name', '=', this.name)
             .execute();
         });
+        onProgress();
       } catch (error) {
+        // Only the projection's own failure is a dead letter; a database that went away
+        // while committing is retried by the supervisor.
+        if (applied || !isApplyError(error)) throw error;
         await readDb
           .updateTable('projection_checkpoints')
           .set({
@@ -92,7 +156,7 @@ export class ProjectionRunner {
           })
           .where('name', '=', this.name)
           .execute();
-        throw error;
+        throw new ApplyFailed((error as Error).message);
       }
     };
 
