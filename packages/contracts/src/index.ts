@@ -1,0 +1,3 @@
+export * from './events.ts';
+export * from './masters.ts';
+export * from './primitives.ts';

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * Field-level schemas of the HTTP payloads, with the messages a staff member reads.
+ * Decimals stay text: they are checked here for shape and parsed exactly by the domain.
+ */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+export const decimalInput = (label: string, maxScale: number) =>
+  z.union([z.string(), z.number()], { error: `${label} must be a number` }).transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    if (!DECIMAL.test(text)) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
+      return z.NEVER;
+    }
+    const [int = '', frac = ''] = text.replace(/^[+-]/, '').split('.');
+    if (frac.replace(/0+$/, '').length > maxScale) {
+      ctx.addIssue({ code: 'custom', message: `${label} can have at most ${maxScale} decimal places` });
+      return z.NEVER;
+    }
+    if (int.replace(/^0+/, '').length > 15) {
+      ctx.addIssue({ code: 'custom', message: `${label} is too large` });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+export const amountInput = (label: string) => decimalInput(label, 2);
+export const quantityInput = (label: string) => decimalInput(label, 4);
+export const rateInput = (label: string) => decimalInput(label, 4);
+
+export const requiredText = (label: string, max = 200) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} can be at most ${max} characters`);
+
+export const optionalText = (label: string, max = 500) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} can be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const id = (label: string) => z.uuid({ error: `${label} must be the id of an existing record` });
+
+export const optionalId = (label: string) =>
+  z
+    .union([z.uuid({ error: `${label} must be the id of an existing record` }), z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null));
+
+/** A date as the UI sends it: a full ISO timestamp or YYYY-MM-DD; kept as the calendar date. */
+export const businessDate = (label: string) =>
+  z.string({ error: `${label} is required` }).transform((value, ctx) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(value.trim());
+    const date = match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`) : undefined;
+    if (
+      !match ||
+      !date ||
+      Number.isNaN(date.getTime()) ||
+      date.toISOString().slice(0, 10) !== value.trim().slice(0, 10)
+    ) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be a date` });
+      return z.NEVER;
+    }
+    return value.trim().slice(0, 10);
+  });
+
+export const optionalBusinessDate = (label: string) =>
+  z
+    .union([businessDate(label), z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null));

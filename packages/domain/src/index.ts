@@ -1,0 +1,3 @@
+export * from './decimal.ts';
+export * from './errors.ts';
+export * from './masters/master.ts';

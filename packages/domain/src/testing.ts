@@ -1,0 +1,36 @@
+import type { DomainEvent } from '@bahi/contracts';
+import { expect } from 'vitest';
+import { DomainError } from './errors.ts';
+
+/**
+ * Given these events, when this command, then these events (or this refusal). Built on a
+ * decider's evolve and decide; used by every decider's tests.
+ */
+export function givenWhenThen<S, C>(decider: {
+  initial: () => S;
+  evolve: (state: S, event: DomainEvent) => S;
+  decide: (command: C, state: S) => DomainEvent[];
+}) {
+  return (given: readonly DomainEvent[]) => ({
+    when(command: C) {
+      const state = given.reduce(decider.evolve, decider.initial());
+      const run = () => decider.decide(command, state);
+      return {
+        then(expected: readonly DomainEvent[]) {
+          expect(run()).toEqual(expected);
+        },
+        thenRefused(kind: DomainError['kind'], message: string | RegExp) {
+          let error: unknown;
+          try {
+            run();
+          } catch (e) {
+            error = e;
+          }
+          expect(error, 'expected a refusal').toBeInstanceOf(DomainError);
+          expect((error as DomainError).kind).toBe(kind);
+          expect((error as DomainError).message).toMatch(message);
+        },
+      };
+    },
+  });
+}
