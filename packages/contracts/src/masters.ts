@@ -26,7 +26,7 @@ const partyFields = {
   address: optionalText('Address'),
   narration: optionalText('Narration'),
   phone: optionalText('Phone', 30),
-  opening_balance: amountInput('Opening balance').default('0'),
+  opening_balance: amountInput('Opening balance').prefault('0'),
 };
 
 export const funderInput = z.object({ ...partyFields, city_id: id('City') });
@@ -35,7 +35,7 @@ export const godownInput = z.object(partyFields);
 export const collectorInput = z.object({
   ...partyFields,
   city_id: id('City'),
-  salary_per_month: amountInput('Salary per month').default('0'),
+  salary_per_month: amountInput('Salary per month').prefault('0'),
 });
 
 export const ROLES = ['Admin', 'Manager', 'Collector', 'Viewer'] as const;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Field-level schemas of the HTTP payloads, with the messages a staff member reads.
- * Decimals stay text: they are checked here for shape and parsed exactly by the domain.
+ * Decimals stay text, checked here for shape and scale and spelled canonically; the domain
+ * computes with them exactly.
  */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -22,8 +23,21 @@ export const decimalInput = (label: string, maxScale: number) =>
       ctx.addIssue({ code: 'custom', message: `${label} is too large` });
       return z.NEVER;
     }
-    return text;
+    return canonicalDecimal(text, maxScale);
   });
+
+/**
+ * One exact spelling per value at its scale ('0.3' and '0.30' are both '0.3000' as a rate),
+ * so equal values compare equal and events read the way they will be shown.
+ */
+export function canonicalDecimal(text: string, scale: number): string {
+  const negative = text.startsWith('-');
+  const [rawInt = '', rawFrac = ''] = text.replace(/^[+-]/, '').split('.');
+  const int = rawInt.replace(/^0+(?=\d)/, '') || '0';
+  const frac = rawFrac.replace(/0+$/, '').padEnd(scale, '0');
+  const body = scale > 0 ? `${int}.${frac}` : int;
+  return negative && /[1-9]/.test(body) ? `-${body}` : body;
+}
 
 export const amountInput = (label: string) => decimalInput(label, 2);
 export const quantityInput = (label: string) => decimalInput(label, 4);

@@ -16,7 +16,7 @@ export function givenWhenThen<S, C>(decider: {
       const state = given.reduce(decider.evolve, decider.initial());
       const run = () => decider.decide(command, state);
       return {
-        then(expected: readonly DomainEvent[]) {
+        thenEvents(expected: readonly DomainEvent[]) {
           expect(run()).toEqual(expected);
         },
         thenRefused(kind: DomainError['kind'], message: string | RegExp) {

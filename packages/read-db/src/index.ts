@@ -1,3 +1,9 @@
 export { sqlClientDialect } from './dialect.ts';
-export { openReadDb, type ReadDb, readCheckpoints } from './read-db.ts';
+export {
+  openReadDb,
+  ProjectionBehindError,
+  type ReadDb,
+  readCheckpoints,
+  waitForProjections,
+} from './read-db.ts';
 export type * from './tables.ts';

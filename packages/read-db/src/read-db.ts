@@ -29,3 +29,38 @@ export async function readCheckpoints(db: ReadDb) {
     updatedAt: new Date(row.updated_at).toISOString(),
   }));
 }
+
+export class ProjectionBehindError extends Error {
+  override readonly name = 'ProjectionBehindError';
+}
+
+/**
+ * Waits (bounded) until every named projection has applied the log up to `position`:
+ * reading one's own writes. Throws ProjectionBehindError when the time runs out, or at
+ * once when a projection has stopped after a failure.
+ */
+export async function waitForProjections(
+  db: ReadDb,
+  names: readonly string[],
+  position: bigint,
+  timeoutMs = 3000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await db
+      .selectFrom('projection_checkpoints')
+      .select(['name', 'position', 'status'])
+      .where('name', 'in', [...names])
+      .execute();
+    const failed = rows.find((r) => r.status === 'failed');
+    if (failed) throw new ProjectionBehindError(`The ${failed.name} read model is stopped after a failure.`);
+    const ready = names.every((name) => {
+      const row = rows.find((r) => r.name === name);
+      return row !== undefined && BigInt(row.position) >= position;
+    });
+    if (ready || position === 0n) return;
+    if (Date.now() > deadline)
+      throw new ProjectionBehindError('The books are still being brought up to date.');
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}

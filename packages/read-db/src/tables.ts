@@ -20,7 +20,16 @@ export interface EventTypeCountsTable {
   last_position: Int8;
 }
 
+/** Which record refers to which master: what blocks a master's deletion. */
+export interface MasterReferencesTable {
+  source_kind: string;
+  source_id: string;
+  target_kind: string;
+  target_id: string;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
+  master_references: MasterReferencesTable;
 }

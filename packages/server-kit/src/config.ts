@@ -51,7 +51,12 @@ export const standaloneEnvSchema = baseEnvSchema.extend({
   BAHI_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('bahi-admin-2026'),
 });
 
+const secret = z.string().min(32, 'must be at least 32 characters (a long random string)');
+
 export const distributedEnvSchema = baseEnvSchema.extend({
+  BAHI_JWT_SECRET: secret.optional(),
+  BAHI_ADMIN_EMAIL: z.email('must be an email address').optional(),
+  BAHI_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   ESDB_URL: url(['esdb:', 'esdb+discover:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),

@@ -1,3 +1,6 @@
+export * from './auth/authenticate.ts';
+export * from './auth/policy.ts';
+export * from './auth/tokens.ts';
 export * from './config.ts';
 export * from './distributed-service.ts';
 export * from './health.ts';

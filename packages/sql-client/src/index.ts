@@ -1,3 +1,4 @@
+export { runSqlMigrations, type SqlMigration } from './migrations.ts';
 export { Mutex } from './mutex.ts';
 export { createPgSqlClient } from './pg-sql-client.ts';
 export { createPgliteSqlClient } from './pglite-sql-client.ts';

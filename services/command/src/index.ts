@@ -1,2 +1,5 @@
-export { type CommandDeps, registerCommandRoutes } from './routes.ts';
+export { bootstrapFirstAdmin } from './auth/bootstrap.ts';
+export { createLoginLimiter } from './auth/login-limiter.ts';
+export { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
+export { registerCommandRoutes } from './routes.ts';
 export { startCommandService } from './service.ts';

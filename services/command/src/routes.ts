@@ -1,14 +1,17 @@
-import type { EventStore } from '@bahi/event-store';
-import type { ReadDb } from '@bahi/read-db';
 import type { FastifyInstance } from 'fastify';
+import type { CommandDeps } from './deps.ts';
+import { registerAuthRoutes } from './routes/auth.routes.ts';
+import { registerMasterRoutes } from './routes/masters.routes.ts';
+import { registerUserRoutes } from './routes/users.routes.ts';
 
-export interface CommandDeps {
-  eventStore: EventStore;
-  readDb: ReadDb;
-}
+export type { CommandDeps } from './deps.ts';
 
 /**
- * The command side's /api routes. The same function serves the command process and the
- * standalone process. Every non-GET call of spec section 7 arrives with the domain issue.
+ * The command side's /api routes: every non-GET call. The same function serves the command
+ * process and the standalone process; the process registers authentication once.
  */
-export async function registerCommandRoutes(_app: FastifyInstance, _deps: CommandDeps): Promise<void> {}
+export async function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  await registerAuthRoutes(app, deps);
+  await registerUserRoutes(app, deps);
+  await registerMasterRoutes(app, deps);
+}

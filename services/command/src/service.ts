@@ -1,14 +1,27 @@
-import { type Running, startDistributedService } from '@bahi/server-kit';
+import { type Running, registerAuthentication, startDistributedService } from '@bahi/server-kit';
+import { bootstrapFirstAdmin } from './auth/bootstrap.ts';
+import { createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
 import { registerCommandRoutes } from './routes.ts';
 
-/** The command service as its own process. */
+/** The command service as its own process: it needs the JWT secret and the first Admin's sign-in. */
 export function startCommandService(env: NodeJS.ProcessEnv = process.env): Promise<Running> {
   return startDistributedService({
     service: 'command',
     defaultPort: 3001,
     env,
-    async setup({ storage, app }) {
-      await registerCommandRoutes(app, storage);
+    require: ['BAHI_JWT_SECRET', 'BAHI_ADMIN_EMAIL', 'BAHI_ADMIN_PASSWORD'],
+    async setup({ storage, app, config }) {
+      const deps = await createCommandDeps(storage, { jwtSecret: config.BAHI_JWT_SECRET! });
+      await bootstrapFirstAdmin(deps, {
+        email: config.BAHI_ADMIN_EMAIL!,
+        password: config.BAHI_ADMIN_PASSWORD!,
+      });
+      registerAuthentication(app, {
+        tokens: deps.tokens,
+        loadUser: loadSignedInUser(deps),
+        publicPaths: PUBLIC_API_PATHS,
+      });
+      await registerCommandRoutes(app, deps);
       return undefined;
     },
   });

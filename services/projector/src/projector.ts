@@ -1,10 +1,11 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
+import { masterReferences } from './master-references.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
 
-export const allProjections: readonly Projection[] = [eventTypeCounts];
+export const allProjections: readonly Projection[] = [eventTypeCounts, masterReferences];
 
 export interface Projector {
   stop(): Promise<void>;

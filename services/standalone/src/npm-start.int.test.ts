@@ -57,7 +57,9 @@ describe('npm start (standalone)', () => {
     expect(first.output()).toContain(`http://localhost:${port}`);
     expect(first.output()).toMatch(/Sign in as admin@bahi\.local \/ \S+/);
     const before = await ready(port);
-    expect(before.eventStore.headPosition).toBe('1');
+    // First start: the first Admin (email reservation, user, bootstrap marker) and StandaloneStarted.
+    const firstHead = BigInt(before.eventStore.headPosition);
+    expect(firstHead).toBe(4n);
 
     // A second process on the same data directory is refused, and the first keeps running.
     const intruder = run('npm', ['start'], { BAHI_DATA_DIR: dataDir, PORT: String(await freePort()) }, root);
@@ -74,15 +76,18 @@ describe('npm start (standalone)', () => {
 
     const second = await start(port);
     const after = await ready(port);
-    // The first run's event is still there: the data directory was reused, not recreated.
-    expect(after.eventStore.headPosition).toBe('2');
+    // The first run's events are still there and only StandaloneStarted was added: the data
+    // directory was reused, and the first Admin was not created again.
+    expect(after.eventStore.headPosition).toBe((firstHead + 1n).toString());
     await waitFor(
       'projection caught up',
       async () => {
         const body = (await getJson(`http://127.0.0.1:${port}/api/ready`)).body as {
           projections: Array<{ position: string; lag: string }>;
         };
-        return body.projections[0]?.position === '2' && body.projections[0]?.lag === '0' ? true : undefined;
+        return body.projections.every((p) => p.position === (firstHead + 1n).toString() && p.lag === '0')
+          ? true
+          : undefined;
       },
       10_000,
     );

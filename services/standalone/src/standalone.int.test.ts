@@ -49,7 +49,20 @@ describe('standalone serves the built frontends and the API on one port', () => 
   it('answers a missing file with 404 and an unknown API route with a JSON 404', async () => {
     expect((await get('/remotes/masters/missing.js')).status).toBe(404);
     expect((await get('/assets/nope.css')).status).toBe(404);
-    const api = await get('/api/nope');
+    const anonymous = await get('/api/nope');
+    expect(anonymous.status).toBe(401); // no hint of which routes exist before signing in
+    expect(await anonymous.json()).toEqual({ message: 'You are not signed in.' });
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: bahi.config.BAHI_ADMIN_EMAIL,
+        password: bahi.config.BAHI_ADMIN_PASSWORD,
+      }),
+    });
+    expect(login.status).toBe(200);
+    const { token } = (await login.json()) as { token: string };
+    const api = await fetch(`${bahi.url}/api/nope`, { headers: { authorization: `Bearer ${token}` } });
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ message: 'No route for GET /api/nope' });
   });

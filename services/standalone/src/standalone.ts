@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { registerCommandRoutes } from '@bahi/command';
+import {
+  bootstrapFirstAdmin,
+  createCommandDeps,
+  loadSignedInUser,
+  PUBLIC_API_PATHS,
+  registerCommandRoutes,
+} from '@bahi/command';
 import { startProjector } from '@bahi/projector';
 import { registerQueryRoutes } from '@bahi/query';
 import { startReportsWorker } from '@bahi/reports-worker';
@@ -8,6 +14,7 @@ import {
   loadConfig,
   openEmbeddedStorage,
   type Running,
+  registerAuthentication,
   registerHealthRoutes,
   type StandaloneEnv,
   standaloneEnvSchema,
@@ -15,6 +22,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { lockDataDir } from './data-dir-lock.ts';
 import { registerFrontends } from './frontends.ts';
+import { loadOrCreateSecrets } from './secrets.ts';
 
 export interface Standalone extends Running {
   url: string;
@@ -60,7 +68,18 @@ export async function startStandalone(
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
     pageFallback = frontends.pageFallback;
-    await registerCommandRoutes(app, storage);
+    const secrets = await loadOrCreateSecrets(dataDir);
+    const commandDeps = await createCommandDeps(storage, { jwtSecret: secrets.jwtSecret });
+    await bootstrapFirstAdmin(commandDeps, {
+      email: config.BAHI_ADMIN_EMAIL,
+      password: config.BAHI_ADMIN_PASSWORD,
+    });
+    registerAuthentication(app, {
+      tokens: commandDeps.tokens,
+      loadUser: loadSignedInUser(commandDeps),
+      publicPaths: PUBLIC_API_PATHS,
+    });
+    await registerCommandRoutes(app, commandDeps);
     await registerQueryRoutes(app, storage);
     const worker = startReportsWorker({});
     stops.push(() => worker.stop());

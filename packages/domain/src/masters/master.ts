@@ -70,7 +70,8 @@ export function decideMaster<K extends MasterKind>(
   const { label } = MASTER_KINDS[kind];
   switch (command.type) {
     case 'Create':
-      if (state.status !== 'none') throw conflict(`${label} ${(command.data as { id: string }).id} already exists.`);
+      if (state.status !== 'none')
+        throw conflict(`${label} ${(command.data as { id: string }).id} already exists.`);
       return [{ type: `${kind}Created`, data: command.data } as DomainEvent];
     case 'Update':
       if (state.status !== 'active') throw notFound(`${label} not found.`);

@@ -24,7 +24,7 @@ const city = decider('City');
 
 describe('a master (city as the example; every kind shares the decider)', () => {
   it('is created once', () => {
-    city([]).when({ type: 'Create', data: karachi }).then([created]);
+    city([]).when({ type: 'Create', data: karachi }).thenEvents([created]);
   });
 
   it('refuses a second creation with the same id', () => {
@@ -37,13 +37,13 @@ describe('a master (city as the example; every kind shares the decider)', () => 
     const data = { ...karachi, rate: '0.3100' };
     city([created])
       .when({ type: 'Update', data })
-      .then([{ type: 'CityUpdated', data }]);
+      .thenEvents([{ type: 'CityUpdated', data }]);
   });
 
   it('records nothing when an update changes nothing', () => {
     city([created])
       .when({ type: 'Update', data: { ...karachi } })
-      .then([]);
+      .thenEvents([]);
   });
 
   it('refuses to update what does not exist or was deleted', () => {
@@ -56,7 +56,7 @@ describe('a master (city as the example; every kind shares the decider)', () => 
   it('is deleted when nothing refers to it', () => {
     city([created])
       .when({ type: 'Delete', id: cityId, references: [{ kind: 'Funder', count: 0 }] })
-      .then([{ type: 'CityDeleted', data: { id: cityId } }]);
+      .thenEvents([{ type: 'CityDeleted', data: { id: cityId } }]);
   });
 
   it('refuses deletion while records refer to it, naming them', () => {

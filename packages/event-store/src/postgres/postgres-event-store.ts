@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlClient, SqlQueryable } from '@bahi/sql-client';
+import { runSqlMigrations, type SqlClient, type SqlQueryable } from '@bahi/sql-client';
 import { pollingSubscription } from '../polling-subscription.ts';
 import {
   type AppendResult,
@@ -66,24 +66,8 @@ function expectedToSql(expected: ExpectedVersion): string {
 }
 
 /** Applies the event store migrations once, serialised across processes. */
-export async function migrateEventStore(sql: SqlClient): Promise<void> {
-  await sql.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
-    await tx.query('CREATE SCHEMA IF NOT EXISTS es');
-    await tx.query(
-      'CREATE TABLE IF NOT EXISTS es.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const { rows } = await tx.query<{ version: number }>('SELECT version FROM es.schema_migrations');
-    const applied = new Set(rows.map((r) => Number(r.version)));
-    for (const migration of eventStoreMigrations) {
-      if (applied.has(migration.version)) continue;
-      await tx.exec(migration.sql);
-      await tx.query('INSERT INTO es.schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-    }
-  });
+export function migrateEventStore(sql: SqlClient): Promise<void> {
+  return runSqlMigrations(sql, { schema: 'es', lockKey: MIGRATIONS_LOCK, migrations: eventStoreMigrations });
 }
 
 /**

@@ -1,0 +1,66 @@
+import type { Role } from '@bahi/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../http-app.ts';
+import { forbiddenMessage, mayWrite, type WriteArea } from './policy.ts';
+import { InvalidTokenError, type TokenService } from './tokens.ts';
+
+export interface SignedInUser {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SignedInUser | null;
+  }
+}
+
+/**
+ * Every /api route but the public ones needs a valid token of a user who exists, is not
+ * deleted and is active, read fresh on each request: deactivating or deleting a user
+ * ends their sessions at once.
+ */
+export function registerAuthentication(
+  app: FastifyInstance,
+  options: {
+    tokens: TokenService;
+    loadUser(id: string): Promise<(SignedInUser & { is_active: boolean }) | undefined>;
+    publicPaths: ReadonlySet<string>;
+  },
+): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || options.publicPaths.has(path)) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new HttpError(401, 'You are not signed in.');
+    let claims: Awaited<ReturnType<TokenService['verify']>>;
+    try {
+      claims = await options.tokens.verify(match[1]!);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw new HttpError(401, error.message);
+      throw error;
+    }
+    const user = await options.loadUser(claims.userId);
+    if (!user) throw new HttpError(401, 'Your account no longer exists. Please contact an administrator.');
+    if (!user.is_active)
+      throw new HttpError(401, 'Your account is inactive. Please contact an administrator.');
+    request.user = { id: user.id, name: user.name, email: user.email, role: user.role };
+  });
+}
+
+/** The signed-in user, or 401 (for handlers behind registerAuthentication). */
+export function signedIn(request: FastifyRequest): SignedInUser {
+  if (!request.user) throw new HttpError(401, 'You are not signed in.');
+  return request.user;
+}
+
+/** The signed-in user if their role may write in this area; 403 with a message otherwise. */
+export function requireWriter(request: FastifyRequest, area: WriteArea): SignedInUser {
+  const user = signedIn(request);
+  if (!mayWrite(user.role, area)) throw new HttpError(403, forbiddenMessage(user.role, area));
+  return user;
+}

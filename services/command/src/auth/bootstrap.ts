@@ -1,0 +1,57 @@
+import { WrongExpectedVersionError } from '@bahi/event-store';
+import type { CommandDeps } from '../deps.ts';
+import { createUser } from '../routes/users.routes.ts';
+import { userHoldingEmail } from './users.ts';
+
+const BOOTSTRAP_STREAM = 'system-bootstrap';
+
+/**
+ * On a store that never had one, the first Admin comes from the configuration. Once done
+ * (the system-bootstrap stream exists) it never happens again, even if that Admin is later
+ * deleted. Several processes starting together create one Admin: the email reservation
+ * lets one user hold the address, and the bootstrap marker is appended once.
+ */
+export async function bootstrapFirstAdmin(
+  deps: CommandDeps,
+  admin: { email: string; password: string },
+): Promise<{ created: boolean }> {
+  if ((await deps.eventStore.readStream(BOOTSTRAP_STREAM, { maxCount: 1 })).length > 0)
+    return { created: false };
+  const meta = { userId: null, correlationId: 'bootstrap', causationId: null };
+  const email = admin.email.trim().toLowerCase();
+  let holder = await userHoldingEmail(deps.eventStore, email);
+  let created = false;
+  if (!holder) {
+    try {
+      await createUser(deps, meta, {
+        name: 'Administrator',
+        email,
+        phone: null,
+        role: 'Admin',
+        is_active: true,
+        password: admin.password,
+      });
+      created = true;
+    } catch (error) {
+      holder = await userHoldingEmail(deps.eventStore, email); // another process won the race
+      if (!holder) throw error;
+    }
+  }
+  holder ??= await userHoldingEmail(deps.eventStore, email);
+  try {
+    await deps.eventStore.append(
+      BOOTSTRAP_STREAM,
+      [
+        {
+          type: 'AdminBootstrapped',
+          data: { user_id: holder!.id, email },
+          metadata: { ...meta, schemaVersion: 1 },
+        },
+      ],
+      'no_stream',
+    );
+  } catch (error) {
+    if (!(error instanceof WrongExpectedVersionError)) throw error;
+  }
+  return { created };
+}

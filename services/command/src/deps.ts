@@ -1,0 +1,44 @@
+import type { EventStore } from '@bahi/event-store';
+import type { ReadDb } from '@bahi/read-db';
+import { createTokenService, type SignedInUser, type TokenService } from '@bahi/server-kit';
+import type { SqlClient } from '@bahi/sql-client';
+import { type Credentials, openCredentials } from './auth/credentials.ts';
+import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
+import { loadUser } from './auth/users.ts';
+
+export interface CommandDeps {
+  eventStore: EventStore;
+  readDb: ReadDb;
+  sql: SqlClient;
+  tokens: TokenService;
+  credentials: Credentials;
+  limiter: LoginLimiter;
+}
+
+export async function createCommandDeps(
+  storage: { eventStore: EventStore; readDb: ReadDb; sql: SqlClient },
+  options: { jwtSecret: string; limiter?: LoginLimiter },
+): Promise<CommandDeps> {
+  return {
+    ...storage,
+    tokens: createTokenService({ secret: options.jwtSecret }),
+    credentials: await openCredentials(storage.sql),
+    limiter: options.limiter ?? createLoginLimiter({}),
+  };
+}
+
+/** The user lookup the authentication hook uses on every request: fresh from the user's stream. */
+export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
+  return async (id: string): Promise<(SignedInUser & { is_active: boolean }) | undefined> => {
+    const user = await loadUser(deps.eventStore, id);
+    return (
+      user && { id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.is_active }
+    );
+  };
+}
+
+export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
+  '/api/auth/login',
+  '/api/health',
+  '/api/ready',
+]);

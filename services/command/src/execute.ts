@@ -1,0 +1,64 @@
+import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
+import { conflict } from '@bahi/domain';
+import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
+
+/** Who asked, carried in every event's metadata. */
+export interface RequestMeta {
+  userId: string | null;
+  correlationId: string;
+  causationId: string | null;
+}
+
+export interface StreamDecider<S> {
+  initial: () => S;
+  evolve: (state: S, event: DomainEvent) => S;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** A stream folded to its current state, with the version to append after. */
+export async function loadStream<S>(
+  store: EventStore,
+  streamId: string,
+  decider: StreamDecider<S>,
+): Promise<{ state: S; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
+  const recorded = await store.readStream(streamId);
+  const state = recorded.reduce((s, e) => decider.evolve(s, parseEvent(e.type, e.data)), decider.initial());
+  const last = recorded.at(-1);
+  return { state, version: last ? last.streamVersion : 'no_stream', last };
+}
+
+/**
+ * Load, decide, append with the expected version; on a concurrent change, load and decide
+ * again, a bounded number of times. Returns the position written (or, when the decision
+ * records nothing, the stream's last position) so the client can read its own write.
+ */
+export async function execute<S>(
+  store: EventStore,
+  meta: RequestMeta,
+  streamId: string,
+  decider: StreamDecider<S>,
+  decide: (state: S) => DomainEvent[],
+): Promise<{ position: bigint; events: DomainEvent[] }> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { state, version, last } = await loadStream(store, streamId, decider);
+    const events = decide(state);
+    if (events.length === 0) return { position: last?.position ?? 0n, events };
+    const toAppend = events.map((event) => {
+      parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
+      return {
+        type: event.type,
+        data: event.data,
+        metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
+      };
+    });
+    try {
+      const result = await store.append(streamId, toAppend, version);
+      return { position: result.position, events };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      // Someone appended first: decide again on the state that now stands.
+    }
+  }
+  throw conflict('Someone else changed this record at the same moment. Please try again.');
+}

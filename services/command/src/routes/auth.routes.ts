@@ -1,0 +1,48 @@
+import { HttpError } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { userHoldingEmail } from '../auth/users.ts';
+import type { CommandDeps } from '../deps.ts';
+
+const loginInput = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254).toLowerCase(),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+});
+
+const WRONG = 'The email or password is not correct.';
+
+export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  app.post('/api/auth/login', async (request) => {
+    const { email, password } = loginInput.parse(request.body);
+    const wait = deps.limiter.retryAfterMs(email, request.ip);
+    if (wait > 0) {
+      throw new HttpError(
+        429,
+        `Too many failed sign-in attempts. Please try again in ${Math.ceil(wait / 60_000)} minute(s).`,
+      );
+    }
+    const user = await userHoldingEmail(deps.eventStore, email);
+    // The password is checked even for an unknown email, so the answer takes as long.
+    const ok = await deps.credentials.check(user?.id ?? '00000000-0000-0000-0000-000000000000', password);
+    if (!user || !ok) {
+      deps.limiter.failed(email, request.ip);
+      throw new HttpError(401, WRONG);
+    }
+    if (!user.is_active)
+      throw new HttpError(403, 'Your account is inactive. Please contact an administrator.');
+    deps.limiter.succeeded(email);
+    const token = await deps.tokens.sign({ userId: user.id, role: user.role });
+    return {
+      token,
+      expiresIn: deps.tokens.ttlSeconds,
+      user: {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        phone: user.phone,
+        role: user.role,
+        is_active: user.is_active,
+      },
+    };
+  });
+}

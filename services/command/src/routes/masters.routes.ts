@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import {
+  agentInput,
+  cityInput,
+  collectorInput,
+  customFieldInput,
+  funderInput,
+  godownInput,
+  productInput,
+} from '@bahi/contracts';
+import {
+  DomainError,
+  decideMaster,
+  evolveMaster,
+  initialMasterState,
+  invalid,
+  type MasterData,
+  type MasterKind,
+  type MasterState,
+  masterStreamId,
+  type Reference,
+} from '@bahi/domain';
+import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
+import { HttpError, requireWriter, type WriteArea } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { CommandDeps } from '../deps.ts';
+import { execute, loadStream, type StreamDecider } from '../execute.ts';
+import { requestMeta } from '../request-meta.ts';
+
+interface KindRoute {
+  kind: Exclude<MasterKind, 'User'>;
+  input: z.ZodType<Record<string, unknown>>;
+  area: WriteArea;
+}
+
+/** The URL kinds of spec section 7 (users have their own routes). */
+const KINDS: Record<string, KindRoute> = {
+  cities: { kind: 'City', input: cityInput, area: 'masters' },
+  products: { kind: 'Product', input: productInput, area: 'masters' },
+  funders: { kind: 'Funder', input: funderInput, area: 'masters' },
+  agents: { kind: 'Agent', input: agentInput, area: 'masters' },
+  godowns: { kind: 'Godown', input: godownInput, area: 'masters' },
+  collectors: { kind: 'Collector', input: collectorInput, area: 'masters' },
+  'custom-fields': { kind: 'CustomFieldDefinition', input: customFieldInput, area: 'custom-fields' },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const masterDecider = <K extends MasterKind>(kind: K): StreamDecider<MasterState<K>> => ({
+  initial: initialMasterState,
+  evolve: (state, event) => evolveMaster(kind, state, event),
+});
+
+/** A domain refusal as the HTTP answer the UI shows (spec section 8's error shape). */
+export function toHttp(error: unknown): never {
+  if (error instanceof DomainError) {
+    const status = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 }[error.kind];
+    throw new HttpError(status, error.message, error.errors);
+  }
+  if (error instanceof ProjectionBehindError) {
+    throw new HttpError(503, `${error.message} Please try again in a moment.`);
+  }
+  throw error;
+}
+
+export function routeKind(kind: string): KindRoute {
+  const route = KINDS[kind];
+  if (!route) throw new HttpError(404, `There is no master list called "${kind}".`);
+  return route;
+}
+
+export function recordId(id: string, label: string): string {
+  if (!UUID.test(id)) throw new HttpError(404, `${label} not found.`);
+  return id.toLowerCase();
+}
+
+/** A master a record points to must exist and not be deleted. */
+export async function requireActive(
+  deps: CommandDeps,
+  kind: MasterKind,
+  id: string,
+  path: string,
+): Promise<MasterData<typeof kind>> {
+  const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
+  if (state.status !== 'active') {
+    const label = {
+      City: 'City',
+      Product: 'Product',
+      Funder: 'Funder',
+      Agent: 'Agent',
+      Godown: 'Godown',
+      Collector: 'Collector',
+      User: 'User',
+      CustomFieldDefinition: 'Custom field',
+    }[kind];
+    throw invalid(`${label} not found.`, [{ msg: `${label} not found`, path }]);
+  }
+  return state.data;
+}
+
+/** What refers to a master, from the master_references read model once it has caught up. */
+export async function referencesTo(deps: CommandDeps, id: string): Promise<Reference[]> {
+  await waitForProjections(deps.readDb, ['master_references'], await deps.eventStore.headPosition());
+  const rows = await deps.readDb
+    .selectFrom('master_references')
+    .select(['source_kind'])
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('target_id', '=', id)
+    .groupBy('source_kind')
+    .execute();
+  return rows.map((r) => ({ kind: r.source_kind, count: Number(r.count) }));
+}
+
+async function checkReferencedMasters(deps: CommandDeps, data: Record<string, unknown>): Promise<void> {
+  if (typeof data.city_id === 'string') await requireActive(deps, 'City', data.city_id, 'city_id');
+}
+
+export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  app.post<{ Params: { kind: string } }>('/api/masters/:kind', async (request, reply) => {
+    const route = routeKind(request.params.kind);
+    requireWriter(request, route.area);
+    const fields = route.input.parse(request.body);
+    const id = randomUUID();
+    try {
+      await checkReferencedMasters(deps, fields);
+      const data = { id, ...fields } as MasterData<typeof route.kind>;
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        masterStreamId(route.kind, id),
+        masterDecider(route.kind),
+        (state) => decideMaster(route.kind, { type: 'Create', data }, state),
+      );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.put<{ Params: { kind: string; id: string } }>('/api/masters/:kind/:id', async (request, _reply) => {
+    const route = routeKind(request.params.kind);
+    requireWriter(request, route.area);
+    const id = recordId(
+      request.params.id,
+      route.kind === 'CustomFieldDefinition' ? 'Custom field' : route.kind,
+    );
+    const fields = route.input.parse(request.body);
+    try {
+      await checkReferencedMasters(deps, fields);
+      const data = { id, ...fields } as MasterData<typeof route.kind>;
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        masterStreamId(route.kind, id),
+        masterDecider(route.kind),
+        (state) => decideMaster(route.kind, { type: 'Update', data }, state),
+      );
+      return { id, position: position.toString() };
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.delete<{ Params: { kind: string; id: string } }>('/api/masters/:kind/:id', async (request, _reply) => {
+    const route = routeKind(request.params.kind);
+    requireWriter(request, route.area);
+    const id = recordId(
+      request.params.id,
+      route.kind === 'CustomFieldDefinition' ? 'Custom field' : route.kind,
+    );
+    try {
+      const references = await referencesTo(deps, id);
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        masterStreamId(route.kind, id),
+        masterDecider(route.kind),
+        (state) => decideMaster(route.kind, { type: 'Delete', id, references }, state),
+      );
+      return { id, position: position.toString() };
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+}

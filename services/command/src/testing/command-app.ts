@@ -1,0 +1,79 @@
+import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
+import { startProjector } from '@bahi/projector';
+import { openReadDb } from '@bahi/read-db';
+import { createHttpApp, registerAuthentication } from '@bahi/server-kit';
+import { createPgliteSqlClient } from '@bahi/sql-client';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { bootstrapFirstAdmin } from '../auth/bootstrap.ts';
+import { createLoginLimiter } from '../auth/login-limiter.ts';
+import { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from '../deps.ts';
+import { registerCommandRoutes } from '../routes.ts';
+
+export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
+
+export interface CommandTestApp {
+  app: FastifyInstance;
+  deps: CommandDeps;
+  eventStore: EventStore;
+  adminToken: string;
+  login(email: string, password: string): Promise<string>;
+  call(
+    method: 'POST' | 'PUT' | 'DELETE' | 'GET',
+    url: string,
+    token?: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The command API as the standalone serves it, on an in-memory PGlite, with the projector running. */
+export async function commandTestApp(): Promise<CommandTestApp> {
+  const sql = createPgliteSqlClient(new PGlite());
+  const eventStore = await createPostgresEventStore(sql, { pollIntervalMs: 20 });
+  const readDb = await openReadDb(sql);
+  const projector = startProjector({ eventStore, readDb });
+  const deps = await createCommandDeps(
+    { eventStore, readDb, sql },
+    {
+      jwtSecret: 'test-secret-test-secret-test-secret-!!',
+      limiter: createLoginLimiter({ perAccount: 5, perAddress: 50 }),
+    },
+  );
+  await bootstrapFirstAdmin(deps, ADMIN);
+  const app = createHttpApp({ fastify: { logger: false } });
+  registerAuthentication(app, {
+    tokens: deps.tokens,
+    loadUser: loadSignedInUser(deps),
+    publicPaths: PUBLIC_API_PATHS,
+  });
+  await registerCommandRoutes(app, deps);
+  await app.ready();
+
+  const call: CommandTestApp['call'] = (method, url, token, payload) =>
+    app.inject({
+      method,
+      url,
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const login = async (email: string, password: string) => {
+    const res = await call('POST', '/api/auth/login', undefined, { email, password });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return res.json().token as string;
+  };
+  return {
+    app,
+    deps,
+    eventStore,
+    adminToken: await login(ADMIN.email, ADMIN.password),
+    login,
+    call,
+    async close() {
+      await app.close();
+      await projector.stop();
+      await eventStore.close();
+      await sql.close();
+    },
+  };
+}
