@@ -44,6 +44,54 @@ const customFieldData = z.object({
 });
 const deleted = z.object({ id: z.uuid() });
 
+/**
+ * One line of double entry, carried by the event that caused it (ACCOUNTING.md section 4).
+ * amount: signed in the account's currency (+ debit, - credit); inr: its INR value at the
+ * event's rate snapshot; quantity: units, for stock accounts. An event's inr values sum to 0.
+ */
+const posting = z.object({
+  account: text,
+  currency: text,
+  amount: decimal,
+  inr: decimal,
+  quantity: decimal.optional(),
+});
+export type Posting = z.infer<typeof posting>;
+
+/** Units and INR value a record moved in or out of a godown's stock of one product. */
+const stockMove = z.object({ product_id: z.uuid(), quantity: decimal, value: decimal });
+
+const purchaseRecord = z.object({
+  id: z.uuid(),
+  type: z.enum(['Godown', 'Direct']),
+  purchase_date: date,
+  city_id: z.uuid(),
+  funder_id: z.uuid(),
+  product_id: z.uuid(),
+  godown_id: z.uuid().nullable(),
+  collector_id: z.uuid().nullable(),
+  agent_id: z.uuid().nullable(),
+  rate: decimal,
+  quantity: decimal,
+  paid_amount: decimal,
+  commission: decimal,
+  custom_fields: z.record(z.string(), z.unknown()),
+});
+const saleRecord = z.object({
+  id: z.uuid(),
+  sale_date: date,
+  agent_id: z.uuid(),
+  product_id: z.uuid(),
+  godown_id: z.uuid(),
+  rate: decimal,
+  quantity: decimal,
+  clearing_charge: decimal,
+  custom_fields: z.record(z.string(), z.unknown()),
+});
+const returnFields = { id: z.uuid(), quantity: decimal, return_date: date, remarks: nullableText };
+const purchaseReturnRecord = z.object({ ...returnFields, purchase_id: z.uuid() });
+const saleReturnRecord = z.object({ ...returnFields, sale_id: z.uuid() });
+
 function masterEvents<K extends string, S extends z.ZodType>(kind: K, data: S) {
   return {
     [`${kind}Created`]: { version: 1, schema: data },
@@ -66,6 +114,47 @@ export const eventSchemas = {
   UserPasswordChanged: { version: 1, schema: z.object({ id: z.uuid() }) },
   /** An email address claimed by a user, in the email's reservation stream. */
   UserEmailReserved: { version: 1, schema: z.object({ email: text, user_id: z.uuid() }) },
+  /** A purchase; Godown type in its godown's inventory stream, Direct type in its own. */
+  PurchaseRecorded: {
+    version: 1,
+    schema: z.object({
+      purchase: purchaseRecord,
+      /** INR value of one unit of the city's currency when the purchase was recorded. */
+      city_rate: decimal,
+      currency: text,
+      stock: stockMove.nullable(),
+      postings: z.array(posting),
+    }),
+  },
+  PurchaseReturned: {
+    version: 1,
+    schema: z.object({
+      purchase_return: purchaseReturnRecord,
+      stock: stockMove.nullable(),
+      postings: z.array(posting),
+    }),
+  },
+  /** A sale from a godown's stock, at the moving-average cost it had then (stored as cost). */
+  SaleRecorded: {
+    version: 1,
+    schema: z.object({
+      sale: saleRecord,
+      agent_city_id: z.uuid(),
+      agent_city_rate: decimal,
+      currency: text,
+      cost: decimal,
+      stock: stockMove,
+      postings: z.array(posting),
+    }),
+  },
+  SaleReturned: {
+    version: 1,
+    schema: z.object({
+      sale_return: saleReturnRecord,
+      stock: stockMove,
+      postings: z.array(posting),
+    }),
+  },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

@@ -1,3 +1,5 @@
+export * from './accounting/postings.ts';
 export * from './decimal.ts';
 export * from './errors.ts';
+export * from './inventory/inventory.ts';
 export * from './masters/master.ts';

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  amountInput,
+  businessDate,
+  id,
+  optionalId,
+  optionalText,
+  quantityInput,
+  rateInput,
+} from './primitives.ts';
+
+/** HTTP payloads of purchases, sales and their returns (spec section 3). */
+
+const customFields = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), {
+    error: 'Custom fields must map field ids to values',
+  })
+  .optional()
+  .transform((v) => v ?? {});
+
+const positiveQuantity = (label: string) =>
+  quantityInput(label).refine((v) => !v.startsWith('-') && /[1-9]/.test(v), `${label} must be more than 0`);
+const positiveRate = (label: string) =>
+  rateInput(label).refine((v) => !v.startsWith('-') && /[1-9]/.test(v), `${label} must be more than 0`);
+const nonNegativeAmount = (label: string) =>
+  amountInput(label).refine((v) => !v.startsWith('-'), `${label} cannot be negative`);
+
+export const purchaseInput = z
+  .object({
+    type: z.enum(['Godown', 'Direct'], { error: 'Type must be Godown or Direct' }),
+    purchase_date: businessDate('Purchase date'),
+    city_id: id('City'),
+    funder_id: id('Funder'),
+    product_id: id('Product'),
+    godown_id: optionalId('Destination godown'),
+    collector_id: optionalId('Collector'),
+    agent_id: optionalId('Agent'),
+    rate: positiveRate('Rate'),
+    quantity: positiveQuantity('Quantity'),
+    paid_amount: nonNegativeAmount('Paid amount').prefault('0'),
+    commission: nonNegativeAmount('Commission').prefault('0'),
+    custom_fields: customFields,
+  })
+  .superRefine((p, ctx) => {
+    if (p.type === 'Godown' && !p.godown_id) {
+      ctx.addIssue({ code: 'custom', path: ['godown_id'], message: 'Destination godown is required' });
+    }
+    if (p.type === 'Direct' && !p.agent_id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agent_id'],
+        message: 'Agent is required for a direct purchase',
+      });
+    }
+    if (p.paid_amount !== '0.00' && !p.collector_id) {
+      ctx.addIssue({ code: 'custom', path: ['collector_id'], message: 'Choose the collector who paid' });
+    }
+  })
+  .transform((p) => ({
+    ...p,
+    // Fields that do not apply to the type are dropped, not stored.
+    agent_id: p.type === 'Direct' ? p.agent_id : null,
+    commission: p.type === 'Direct' ? p.commission : '0.00',
+  }));
+
+export const saleRowInput = z.object({
+  agent_id: id('Agent'),
+  rate: positiveRate('Sale rate'),
+  quantity: positiveQuantity('Quantity'),
+  clearing_charge: nonNegativeAmount('Clearing charge').prefault('0'),
+});
+
+export const saleInput = saleRowInput.extend({
+  sale_date: businessDate('Sale date'),
+  product_id: id('Product'),
+  godown_id: id('From godown'),
+  custom_fields: customFields,
+});
+
+export const bulkSaleInput = z.object({
+  common: z.object(
+    { sale_date: businessDate('Sale date'), godown_id: id('Godown'), product_id: id('Product') },
+    { error: 'Please select a Godown and a Product.' },
+  ),
+  sales: z
+    .array(saleRowInput, { error: 'Please add at least one valid sale row.' })
+    .min(1, 'Please add at least one valid sale row.')
+    .max(500, 'A bulk sale can have at most 500 rows'),
+});
+
+export const purchaseReturnInput = z.object({
+  purchase_id: id('Purchase'),
+  quantity: positiveQuantity('Return quantity'),
+  return_date: businessDate('Return date'),
+  remarks: optionalText('Remarks'),
+});
+
+export const saleReturnInput = z.object({
+  sale_id: id('Sale'),
+  quantity: positiveQuantity('Return quantity'),
+  return_date: businessDate('Return date'),
+  remarks: optionalText('Remarks'),
+});
+
+export type PurchaseInput = z.infer<typeof purchaseInput>;
+export type SaleInput = z.infer<typeof saleInput>;
+export type SaleRowInput = z.infer<typeof saleRowInput>;
+export type BulkSaleInput = z.infer<typeof bulkSaleInput>;
+export type PurchaseReturnInput = z.infer<typeof purchaseReturnInput>;
+export type SaleReturnInput = z.infer<typeof saleReturnInput>;

@@ -1,0 +1,96 @@
+import type { Posting } from '@bahi/contracts';
+import {
+  AMOUNT_SCALE,
+  add,
+  type Dec,
+  isZero,
+  mul,
+  neg,
+  parseDecimal,
+  toFixedString,
+  zero,
+} from '../decimal.ts';
+
+/** Account names of the journal (ACCOUNTING.md section 3). */
+export const account = {
+  funder: (id: string) => `funder:${id}`,
+  agent: (id: string) => `agent:${id}`,
+  collector: (id: string) => `collector:${id}`,
+  godownCash: (id: string) => `godown:${id}`,
+  clearing: (godownId: string) => `clearing:${godownId}`,
+  stock: (godownId: string, productId: string) => `stock:${godownId}:${productId}`,
+  sales: 'nominal:Sales',
+  costOfSales: 'nominal:CostOfSales',
+  commissionIncome: 'nominal:CommissionIncome',
+  expense: (category: string) => `nominal:Expense:${category}`,
+  income: (category: string) => `nominal:Income:${category}`,
+  salary: 'nominal:Salary',
+  transferCharges: 'nominal:TransferCharges',
+  fxDifference: 'nominal:FxDifference',
+} as const;
+
+export const INR = 'INR';
+
+/**
+ * Collects one event's postings. Amounts are signed (+ debit, - credit) at scale 2; each
+ * line's INR value is its amount times the rate, rounded once. `balanced()` puts whatever
+ * rounding (or a user-entered rate) leaves over on FX difference, so the lines sum to zero
+ * in INR and nothing is lost.
+ */
+export class PostingBook {
+  readonly #lines: Posting[] = [];
+  #inrTotal: Dec = zero(AMOUNT_SCALE);
+
+  /** A line in a city currency, converted at `rate` (INR per unit of that currency). */
+  post(accountName: string, currency: string, amount: Dec, rate: Dec, quantity?: Dec): this {
+    return this.#push(accountName, currency, amount, mul(amount, rate, AMOUNT_SCALE), quantity);
+  }
+
+  /** A line kept in INR. */
+  postInr(accountName: string, inr: Dec, quantity?: Dec): this {
+    return this.#push(accountName, INR, inr, inr, quantity);
+  }
+
+  #push(accountName: string, currency: string, amount: Dec, inr: Dec, quantity?: Dec): this {
+    if (isZero(amount) && isZero(inr) && (!quantity || isZero(quantity))) return this;
+    this.#lines.push({
+      account: accountName,
+      currency,
+      amount: toFixedString(amount),
+      inr: toFixedString(inr),
+      ...(quantity ? { quantity: toFixedString(quantity) } : {}),
+    });
+    this.#inrTotal = add(this.#inrTotal, inr);
+    return this;
+  }
+
+  balanced(): Posting[] {
+    const lines = [...this.#lines];
+    if (!isZero(this.#inrTotal)) {
+      const fx = neg(this.#inrTotal);
+      lines.push({
+        account: account.fxDifference,
+        currency: INR,
+        amount: toFixedString(fx),
+        inr: toFixedString(fx),
+      });
+    }
+    return lines;
+  }
+}
+
+/** Sum of an event's postings in INR: zero for every event (invariant 1). */
+export function inrTotal(postings: readonly Posting[]): Dec {
+  return postings.reduce((sum, p) => add(sum, parseDecimal(p.inr)), zero(AMOUNT_SCALE));
+}
+
+/** The same postings with every sign turned: what undoes them. */
+export function reversed(postings: readonly Posting[]): Posting[] {
+  const flip = (s: string) => (s.startsWith('-') ? s.slice(1) : /[1-9]/.test(s) ? `-${s}` : s);
+  return postings.map((p) => ({
+    ...p,
+    amount: flip(p.amount),
+    inr: flip(p.inr),
+    ...(p.quantity ? { quantity: flip(p.quantity) } : {}),
+  }));
+}

@@ -1,0 +1,361 @@
+import type { DomainEvent, EventData } from '@bahi/contracts';
+import { account, PostingBook } from '../accounting/postings.ts';
+import {
+  AMOUNT_SCALE,
+  add,
+  compare,
+  type Dec,
+  div,
+  format,
+  isZero,
+  min,
+  mul,
+  mulExact,
+  neg,
+  parseDecimal,
+  QUANTITY_SCALE,
+  round,
+  sub,
+  toFixedString,
+  zero,
+} from '../decimal.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+
+/**
+ * A godown's inventory stream (`inventory-<godownId>`): its stock of every product, the
+ * Godown-type purchases that brought stock in and the sales that took it out, with their
+ * returns. One stream guards "stock never negative" and "returned never above quantity"
+ * for everything that moves this godown's stock, with one expected-version append.
+ */
+export const inventoryStreamId = (godownId: string) => `inventory-${godownId}`;
+
+interface Stock {
+  quantity: Dec;
+  value: Dec; // INR
+}
+
+interface PurchaseEntry {
+  data: EventData<'PurchaseRecorded'>['purchase'];
+  cityRate: Dec;
+  currency: string;
+  returned: Dec;
+}
+
+interface SaleEntry {
+  data: EventData<'SaleRecorded'>['sale'];
+  agentCityRate: Dec;
+  currency: string;
+  cost: Dec;
+  returned: Dec;
+  costReturned: Dec;
+}
+
+/**
+ * Owned by the fold: evolve updates it in place, because a godown's stream can hold a very
+ * long history and copying its maps per event would make loading quadratic. decide only reads.
+ */
+export interface InventoryState {
+  stock: Map<string, Stock>;
+  purchases: Map<string, PurchaseEntry>;
+  sales: Map<string, SaleEntry>;
+}
+
+export const initialInventory = (): InventoryState => ({
+  stock: new Map(),
+  purchases: new Map(),
+  sales: new Map(),
+});
+
+const d = parseDecimal;
+const q4 = (v: Dec) => round(v, QUANTITY_SCALE);
+const a2 = (v: Dec) => round(v, AMOUNT_SCALE);
+const ZERO_Q = zero(QUANTITY_SCALE);
+const ZERO_A = zero(AMOUNT_SCALE);
+
+function moveStock(state: InventoryState, productId: string, quantity: string, value: string): void {
+  const current = state.stock.get(productId) ?? { quantity: ZERO_Q, value: ZERO_A };
+  state.stock.set(productId, {
+    quantity: q4(add(current.quantity, d(quantity))),
+    value: a2(add(current.value, d(value))),
+  });
+}
+
+export function evolveInventory(state: InventoryState, event: DomainEvent): InventoryState {
+  switch (event.type) {
+    case 'PurchaseRecorded': {
+      const { purchase, stock } = event.data;
+      if (stock) moveStock(state, stock.product_id, stock.quantity, stock.value);
+      state.purchases.set(purchase.id, {
+        data: purchase,
+        cityRate: d(event.data.city_rate),
+        currency: event.data.currency,
+        returned: ZERO_Q,
+      });
+      return state;
+    }
+    case 'PurchaseReturned': {
+      const { purchase_return: r, stock } = event.data;
+      if (stock) moveStock(state, stock.product_id, stock.quantity, stock.value);
+      const entry = state.purchases.get(r.purchase_id);
+      if (entry) entry.returned = q4(add(entry.returned, d(r.quantity)));
+      return state;
+    }
+    case 'SaleRecorded': {
+      const { sale, stock } = event.data;
+      moveStock(state, stock.product_id, stock.quantity, stock.value);
+      state.sales.set(sale.id, {
+        data: sale,
+        agentCityRate: d(event.data.agent_city_rate),
+        currency: event.data.currency,
+        cost: d(event.data.cost),
+        returned: ZERO_Q,
+        costReturned: ZERO_A,
+      });
+      return state;
+    }
+    case 'SaleReturned': {
+      const { sale_return: r, stock } = event.data;
+      moveStock(state, stock.product_id, stock.quantity, stock.value);
+      const entry = state.sales.get(r.sale_id);
+      if (entry) {
+        entry.returned = q4(add(entry.returned, d(r.quantity)));
+        entry.costReturned = a2(add(entry.costReturned, d(stock.value)));
+      }
+      return state;
+    }
+    default:
+      return state;
+  }
+}
+
+/** Names for messages, looked up by the caller. */
+export interface Labels {
+  product: string;
+  godown: string;
+}
+
+export type InventoryCommand =
+  | {
+      type: 'RecordPurchase';
+      purchase: EventData<'PurchaseRecorded'>['purchase'];
+      city: { rate: string; currency: string };
+    }
+  | {
+      type: 'ReturnPurchase';
+      purchaseReturn: EventData<'PurchaseReturned'>['purchase_return'];
+    }
+  | {
+      type: 'RecordSales';
+      /** One row for a sale, several for a bulk sale: all or nothing. */
+      sales: Array<{
+        sale: EventData<'SaleRecorded'>['sale'];
+        agentCity: { id: string; rate: string; currency: string };
+      }>;
+      labels: Labels;
+    }
+  | {
+      type: 'ReturnSale';
+      saleReturn: EventData<'SaleReturned'>['sale_return'];
+    };
+
+const stockOf = (state: InventoryState, productId: string): Stock =>
+  state.stock.get(productId) ?? { quantity: ZERO_Q, value: ZERO_A };
+
+/** What leaving `quantity` units costs at the moving average (all units: exactly all the value). */
+function averageCost(stock: Stock, quantity: Dec): Dec {
+  return div(mulExact(stock.value, quantity), stock.quantity, AMOUNT_SCALE);
+}
+
+/** The domain does not rely on the HTTP layer: a quantity or rate must be above zero here too. */
+function requirePositive(value: string, label: string): Dec {
+  const parsed = d(value);
+  if (parsed.units <= 0n) throw invalid(`${label} must be more than 0.`);
+  return parsed;
+}
+
+export function decideInventory(command: InventoryCommand, state: InventoryState): DomainEvent[] {
+  switch (command.type) {
+    case 'RecordPurchase': {
+      const p = command.purchase;
+      if (p.type !== 'Godown' || !p.godown_id)
+        throw invalid('Only a Godown-type purchase moves a godown’s stock.');
+      if (state.purchases.has(p.id)) throw conflict('This purchase is already recorded.');
+      const rate = requirePositive(command.city.rate, 'City rate');
+      const quantity = requirePositive(p.quantity, 'Quantity');
+      requirePositive(p.rate, 'Rate');
+      const total = mul(quantity, d(p.rate), AMOUNT_SCALE);
+      const value = a2(mulExact(mulExact(quantity, d(p.rate)), rate)); // q*p*rate, rounded once
+      const book = new PostingBook()
+        .post(account.funder(p.funder_id), command.city.currency, neg(total), rate)
+        .postInr(account.stock(p.godown_id, p.product_id), value, quantity);
+      const paid = d(p.paid_amount);
+      if (!isZero(paid) && p.collector_id) {
+        book
+          .post(account.funder(p.funder_id), command.city.currency, paid, rate)
+          .post(account.collector(p.collector_id), command.city.currency, neg(paid), rate);
+      }
+      return [
+        {
+          type: 'PurchaseRecorded',
+          data: {
+            purchase: p,
+            city_rate: command.city.rate,
+            currency: command.city.currency,
+            stock: {
+              product_id: p.product_id,
+              quantity: toFixedString(quantity),
+              value: toFixedString(value),
+            },
+            postings: book.balanced(),
+          },
+        },
+      ];
+    }
+
+    case 'ReturnPurchase': {
+      const r = command.purchaseReturn;
+      const entry = state.purchases.get(r.purchase_id);
+      if (!entry) throw notFound('Purchase not found.');
+      const p = entry.data;
+      const quantity = requirePositive(r.quantity, 'Return quantity');
+      const remaining = q4(sub(d(p.quantity), entry.returned));
+      if (compare(quantity, remaining) > 0) {
+        throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
+      }
+      const stock = stockOf(state, p.product_id);
+      if (compare(quantity, stock.quantity) > 0) {
+        throw conflict(
+          `Not enough stock to return: the godown holds ${format(stock.quantity, 4)} of this product, the return needs ${format(quantity, 4)}.`,
+        );
+      }
+      // Out at the purchase's own cost, but never more than the stock is worth (its average may
+      // have drifted below); when the last units leave, all the value leaves with them. What
+      // differs from the funder's credit note goes to FX difference.
+      const ownCost = a2(mulExact(mulExact(quantity, d(p.rate)), entry.cityRate));
+      const value = compare(quantity, stock.quantity) === 0 ? stock.value : min(ownCost, stock.value);
+      const book = new PostingBook()
+        .post(
+          account.funder(p.funder_id),
+          entry.currency,
+          mul(quantity, d(p.rate), AMOUNT_SCALE),
+          entry.cityRate,
+        )
+        .postInr(account.stock(p.godown_id!, p.product_id), neg(value), neg(quantity));
+      return [
+        {
+          type: 'PurchaseReturned',
+          data: {
+            purchase_return: r,
+            stock: {
+              product_id: p.product_id,
+              quantity: toFixedString(neg(quantity)),
+              value: toFixedString(neg(value)),
+            },
+            postings: book.balanced(),
+          },
+        },
+      ];
+    }
+
+    case 'RecordSales': {
+      if (command.sales.length === 0) throw invalid('Please add at least one valid sale row.');
+      const productId = command.sales[0]!.sale.product_id;
+      const godownId = command.sales[0]!.sale.godown_id;
+      if (command.sales.some((s) => s.sale.product_id !== productId || s.sale.godown_id !== godownId)) {
+        throw invalid('Every row of a bulk sale is of the same product from the same godown.');
+      }
+      for (const { sale, agentCity } of command.sales) {
+        requirePositive(sale.quantity, 'Quantity');
+        requirePositive(sale.rate, 'Sale rate');
+        requirePositive(agentCity.rate, 'City rate');
+      }
+      const needed = command.sales.reduce((sum, s) => add(sum, d(s.sale.quantity)), ZERO_Q);
+      const working = { ...stockOf(state, productId) };
+      if (compare(needed, working.quantity) > 0) {
+        throw conflict(
+          `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product}; the sale needs ${format(needed, 4)}.`,
+        );
+      }
+      return command.sales.map(({ sale, agentCity }) => {
+        if (state.sales.has(sale.id)) throw conflict('This sale is already recorded.');
+        const quantity = d(sale.quantity);
+        const cost = averageCost(working, quantity);
+        working.quantity = q4(sub(working.quantity, quantity));
+        working.value = a2(sub(working.value, cost));
+        const rate = d(agentCity.rate);
+        const revenue = mul(quantity, d(sale.rate), AMOUNT_SCALE);
+        const revenueInr = a2(mulExact(mulExact(quantity, d(sale.rate)), rate));
+        const clearing = d(sale.clearing_charge);
+        const book = new PostingBook()
+          .post(account.agent(sale.agent_id), agentCity.currency, revenue, rate)
+          .postInr(account.sales, neg(revenueInr))
+          .postInr(account.stock(godownId, productId), neg(cost), neg(quantity))
+          .postInr(account.costOfSales, cost);
+        if (!isZero(clearing)) {
+          book
+            .postInr(account.expense('Clearing'), clearing)
+            .postInr(account.clearing(godownId), neg(clearing));
+        }
+        return {
+          type: 'SaleRecorded',
+          data: {
+            sale,
+            agent_city_id: agentCity.id,
+            agent_city_rate: agentCity.rate,
+            currency: agentCity.currency,
+            cost: toFixedString(cost),
+            stock: {
+              product_id: productId,
+              quantity: toFixedString(neg(quantity)),
+              value: toFixedString(neg(cost)),
+            },
+            postings: book.balanced(),
+          },
+        } satisfies DomainEvent;
+      });
+    }
+
+    case 'ReturnSale': {
+      const r = command.saleReturn;
+      const entry = state.sales.get(r.sale_id);
+      if (!entry) throw notFound('Sale not found.');
+      const s = entry.data;
+      const quantity = requirePositive(r.quantity, 'Return quantity');
+      const remaining = q4(sub(d(s.quantity), entry.returned));
+      if (compare(quantity, remaining) > 0) {
+        throw conflict(`Only ${format(remaining, 4)} of this sale remain to be returned.`);
+      }
+      // Back in at the sale's stored cost; the last units bring back exactly what is left of it.
+      const cost =
+        compare(quantity, remaining) === 0
+          ? a2(sub(entry.cost, entry.costReturned))
+          : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE);
+      const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
+      const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
+      const book = new PostingBook()
+        .post(account.agent(s.agent_id), entry.currency, neg(revenue), entry.agentCityRate)
+        .postInr(account.sales, revenueInr)
+        .postInr(account.stock(s.godown_id, s.product_id), cost, quantity)
+        .postInr(account.costOfSales, neg(cost));
+      return [
+        {
+          type: 'SaleReturned',
+          data: {
+            sale_return: r,
+            stock: {
+              product_id: s.product_id,
+              quantity: toFixedString(quantity),
+              value: toFixedString(cost),
+            },
+            postings: book.balanced(),
+          },
+        },
+      ];
+    }
+
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
