@@ -3,3 +3,4 @@ export * from './decimal.ts';
 export * from './errors.ts';
 export * from './inventory/inventory.ts';
 export * from './masters/master.ts';
+export * from './purchases/direct-purchase.ts';

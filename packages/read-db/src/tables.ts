@@ -28,8 +28,16 @@ export interface MasterReferencesTable {
   target_id: string;
 }
 
+/** Which stream holds a purchase or a sale (a godown's inventory, or the purchase's own). */
+export interface RecordStreamsTable {
+  record_id: string;
+  kind: 'Purchase' | 'Sale';
+  stream_id: string;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
   master_references: MasterReferencesTable;
+  record_streams: RecordStreamsTable;
 }

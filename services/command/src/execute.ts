@@ -14,7 +14,35 @@ export interface StreamDecider<S> {
   evolve: (state: S, event: DomainEvent) => S;
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Requests for one stream in this process take turns: they would only conflict with each
+ * other and retry. Other processes (command replicas) still meet at the expected version.
+ */
+const queues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+
+async function inTurn<T>(store: EventStore, streamId: string, fn: () => Promise<T>): Promise<T> {
+  let byStream = queues.get(store);
+  if (!byStream) {
+    byStream = new Map();
+    queues.set(store, byStream);
+  }
+  const previous = byStream.get(streamId) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  byStream.set(streamId, settled);
+  try {
+    return await run;
+  } finally {
+    if (byStream.get(streamId) === settled) byStream.delete(streamId);
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A stream folded to its current state, with the version to append after. */
 export async function loadStream<S>(
@@ -33,32 +61,35 @@ export async function loadStream<S>(
  * again, a bounded number of times. Returns the position written (or, when the decision
  * records nothing, the stream's last position) so the client can read its own write.
  */
-export async function execute<S>(
+export function execute<S>(
   store: EventStore,
   meta: RequestMeta,
   streamId: string,
   decider: StreamDecider<S>,
   decide: (state: S) => DomainEvent[],
 ): Promise<{ position: bigint; events: DomainEvent[] }> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { state, version, last } = await loadStream(store, streamId, decider);
-    const events = decide(state);
-    if (events.length === 0) return { position: last?.position ?? 0n, events };
-    const toAppend = events.map((event) => {
-      parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
-      return {
-        type: event.type,
-        data: event.data,
-        metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
-      };
-    });
-    try {
-      const result = await store.append(streamId, toAppend, version);
-      return { position: result.position, events };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // Someone appended first: decide again on the state that now stands.
+  return inTurn(store, streamId, async () => {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { state, version, last } = await loadStream(store, streamId, decider);
+      const events = decide(state);
+      if (events.length === 0) return { position: last?.position ?? 0n, events };
+      const toAppend = events.map((event) => {
+        parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
+        return {
+          type: event.type,
+          data: event.data,
+          metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
+        };
+      });
+      try {
+        const result = await store.append(streamId, toAppend, version);
+        return { position: result.position, events };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        // Another process appended first: decide again on the state that now stands.
+        await pause(Math.random() * 5 * (attempt + 1));
+      }
     }
-  }
-  throw conflict('Someone else changed this record at the same moment. Please try again.');
+    throw conflict('Someone else changed this record at the same moment. Please try again.');
+  });
 }

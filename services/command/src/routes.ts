@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from './deps.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
+import { registerTransactionRoutes } from './routes/transactions.routes.ts';
 import { registerUserRoutes } from './routes/users.routes.ts';
 
 export type { CommandDeps } from './deps.ts';
@@ -14,4 +15,5 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
   await registerAuthRoutes(app, deps);
   await registerUserRoutes(app, deps);
   await registerMasterRoutes(app, deps);
+  await registerTransactionRoutes(app, deps);
 }

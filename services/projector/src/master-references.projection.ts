@@ -1,13 +1,50 @@
 import type { RecordedEvent } from '@bahi/event-store';
 import type { Projection } from './projection.ts';
 
-/** Masters that refer to other masters, by their city. Transactions add their references later. */
-const CITY_REFERRERS: Record<string, string> = { Funder: 'Funder', Agent: 'Agent', Collector: 'Collector' };
+type Row = { source_kind: string; source_id: string; target_kind: string; target_id: string };
 
-function kindOf(type: string): { kind: string; action: 'upsert' | 'delete' } | undefined {
-  const match = /^(Funder|Agent|Collector)(Created|Updated|Deleted)$/.exec(type);
-  if (!match) return undefined;
-  return { kind: CITY_REFERRERS[match[1]!]!, action: match[2] === 'Deleted' ? 'delete' : 'upsert' };
+/** The masters an event's record refers to; undefined when the event is not about references. */
+function referencesOf(event: RecordedEvent): { sourceId: string; rows: Row[] } | undefined {
+  const party = /^(Funder|Agent|Collector)(Created|Updated|Deleted)$/.exec(event.type);
+  if (party) {
+    const data = event.data as { id: string; city_id?: string };
+    const rows =
+      party[2] !== 'Deleted' && data.city_id
+        ? [{ source_kind: party[1]!, source_id: data.id, target_kind: 'City', target_id: data.city_id }]
+        : [];
+    return { sourceId: data.id, rows };
+  }
+  if (event.type === 'PurchaseRecorded') {
+    const p = (event.data as { purchase: Record<string, string | null> }).purchase;
+    const targets: Array<[string, string | null | undefined]> = [
+      ['City', p.city_id],
+      ['Funder', p.funder_id],
+      ['Product', p.product_id],
+      ['Godown', p.godown_id],
+      ['Collector', p.collector_id],
+      ['Agent', p.agent_id],
+    ];
+    return { sourceId: p.id!, rows: toRows('Purchase', p.id!, targets) };
+  }
+  if (event.type === 'SaleRecorded') {
+    const s = (event.data as { sale: Record<string, string | null> }).sale;
+    const targets: Array<[string, string | null | undefined]> = [
+      ['Agent', s.agent_id],
+      ['Product', s.product_id],
+      ['Godown', s.godown_id],
+    ];
+    return { sourceId: s.id!, rows: toRows('Sale', s.id!, targets) };
+  }
+  return undefined;
+}
+
+function toRows(kind: string, id: string, targets: Array<[string, string | null | undefined]>): Row[] {
+  const seen = new Set<string>();
+  return targets.flatMap(([targetKind, targetId]) => {
+    if (!targetId || seen.has(targetId)) return [];
+    seen.add(targetId);
+    return [{ source_kind: kind, source_id: id, target_kind: targetKind, target_id: targetId }];
+  });
 }
 
 /**
@@ -16,23 +53,12 @@ function kindOf(type: string): { kind: string; action: 'upsert' | 'delete' } | u
  */
 export const masterReferences: Projection = {
   name: 'master_references',
-  async apply(tx, events: readonly RecordedEvent[]) {
+  async apply(tx, events) {
     for (const event of events) {
-      const what = kindOf(event.type);
-      if (!what) continue;
-      const data = event.data as { id: string; city_id?: string };
-      await tx.deleteFrom('master_references').where('source_id', '=', data.id).execute();
-      if (what.action === 'upsert' && data.city_id) {
-        await tx
-          .insertInto('master_references')
-          .values({
-            source_kind: what.kind,
-            source_id: data.id,
-            target_kind: 'City',
-            target_id: data.city_id,
-          })
-          .execute();
-      }
+      const refs = referencesOf(event);
+      if (!refs) continue;
+      await tx.deleteFrom('master_references').where('source_id', '=', refs.sourceId).execute();
+      if (refs.rows.length > 0) await tx.insertInto('master_references').values(refs.rows).execute();
     }
   },
 };

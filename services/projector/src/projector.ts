@@ -4,8 +4,9 @@ import { eventTypeCounts } from './event-type-counts.projection.ts';
 import { masterReferences } from './master-references.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
+import { recordStreams } from './record-streams.projection.ts';
 
-export const allProjections: readonly Projection[] = [eventTypeCounts, masterReferences];
+export const allProjections: readonly Projection[] = [eventTypeCounts, masterReferences, recordStreams];
 
 export interface Projector {
   stop(): Promise<void>;

@@ -2,7 +2,7 @@ import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projector';
 import { openReadDb } from '@bahi/read-db';
 import { createHttpApp, registerAuthentication } from '@bahi/server-kit';
-import { createPgliteSqlClient } from '@bahi/sql-client';
+import { createPgliteSqlClient, type SqlClient } from '@bahi/sql-client';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { bootstrapFirstAdmin } from '../auth/bootstrap.ts';
@@ -27,12 +27,18 @@ export interface CommandTestApp {
   close(): Promise<void>;
 }
 
-/** The command API as the standalone serves it, on an in-memory PGlite, with the projector running. */
-export async function commandTestApp(): Promise<CommandTestApp> {
-  const sql = createPgliteSqlClient(new PGlite());
+/**
+ * The command API as the standalone serves it: on an in-memory PGlite by default, or on a
+ * given SQL client (a real Postgres), with or without its own projector. Two apps on one
+ * Postgres behave like two command processes: they share nothing but the database.
+ */
+export async function commandTestApp(
+  options: { sql?: SqlClient; projector?: boolean } = {},
+): Promise<CommandTestApp> {
+  const sql = options.sql ?? createPgliteSqlClient(new PGlite());
   const eventStore = await createPostgresEventStore(sql, { pollIntervalMs: 20 });
   const readDb = await openReadDb(sql);
-  const projector = startProjector({ eventStore, readDb });
+  const projector = options.projector === false ? undefined : startProjector({ eventStore, readDb });
   const deps = await createCommandDeps(
     { eventStore, readDb, sql },
     {
@@ -71,7 +77,7 @@ export async function commandTestApp(): Promise<CommandTestApp> {
     call,
     async close() {
       await app.close();
-      await projector.stop();
+      await projector?.stop();
       await eventStore.close();
       await sql.close();
     },

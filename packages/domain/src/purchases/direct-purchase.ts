@@ -1,0 +1,154 @@
+import type { DomainEvent, EventData } from '@bahi/contracts';
+import { account, PostingBook } from '../accounting/postings.ts';
+import {
+  AMOUNT_SCALE,
+  add,
+  compare,
+  type Dec,
+  div,
+  format,
+  isZero,
+  mul,
+  mulExact,
+  neg,
+  parseDecimal,
+  QUANTITY_SCALE,
+  round,
+  sub,
+  zero,
+} from '../decimal.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+
+/**
+ * A Direct purchase (`purchase-<id>`): the goods go straight to the agent, so no stock
+ * moves; the funder is credited, the agent debited with the goods and the commission, and
+ * the commission is income. Its own stream guards "returned never above quantity".
+ */
+export const directPurchaseStreamId = (id: string) => `purchase-${id}`;
+
+export type DirectPurchaseState =
+  | { status: 'none' }
+  | {
+      status: 'active';
+      data: EventData<'PurchaseRecorded'>['purchase'];
+      cityRate: Dec;
+      currency: string;
+      returned: Dec;
+      commissionReturned: Dec;
+    };
+
+export const initialDirectPurchase = (): DirectPurchaseState => ({ status: 'none' });
+
+export function evolveDirectPurchase(state: DirectPurchaseState, event: DomainEvent): DirectPurchaseState {
+  switch (event.type) {
+    case 'PurchaseRecorded':
+      return {
+        status: 'active',
+        data: event.data.purchase,
+        cityRate: parseDecimal(event.data.city_rate),
+        currency: event.data.currency,
+        returned: zero(QUANTITY_SCALE),
+        commissionReturned: zero(AMOUNT_SCALE),
+      };
+    case 'PurchaseReturned': {
+      if (state.status !== 'active') return state;
+      const commission = event.data.postings.find((p) => p.account === account.commissionIncome);
+      return {
+        ...state,
+        returned: round(
+          add(state.returned, parseDecimal(event.data.purchase_return.quantity)),
+          QUANTITY_SCALE,
+        ),
+        commissionReturned: commission
+          ? round(add(state.commissionReturned, parseDecimal(commission.amount)), AMOUNT_SCALE)
+          : state.commissionReturned,
+      };
+    }
+    default:
+      return state;
+  }
+}
+
+export type DirectPurchaseCommand =
+  | {
+      type: 'RecordPurchase';
+      purchase: EventData<'PurchaseRecorded'>['purchase'];
+      city: { rate: string; currency: string };
+    }
+  | { type: 'ReturnPurchase'; purchaseReturn: EventData<'PurchaseReturned'>['purchase_return'] };
+
+const positive = (value: string, label: string): Dec => {
+  const parsed = parseDecimal(value);
+  if (parsed.units <= 0n) throw invalid(`${label} must be more than 0.`);
+  return parsed;
+};
+
+export function decideDirectPurchase(
+  command: DirectPurchaseCommand,
+  state: DirectPurchaseState,
+): DomainEvent[] {
+  switch (command.type) {
+    case 'RecordPurchase': {
+      const p = command.purchase;
+      if (p.type !== 'Direct' || !p.agent_id) throw invalid('A direct purchase needs an agent.');
+      if (state.status !== 'none') throw conflict('This purchase is already recorded.');
+      const rate = positive(command.city.rate, 'City rate');
+      const quantity = positive(p.quantity, 'Quantity');
+      positive(p.rate, 'Rate');
+      const total = mul(quantity, parseDecimal(p.rate), AMOUNT_SCALE);
+      const commission = parseDecimal(p.commission);
+      const cur = command.city.currency;
+      const book = new PostingBook()
+        .post(account.funder(p.funder_id), cur, neg(total), rate)
+        .post(account.agent(p.agent_id), cur, add(total, commission), rate)
+        .post(account.commissionIncome, cur, neg(commission), rate);
+      const paid = parseDecimal(p.paid_amount);
+      if (!isZero(paid) && p.collector_id) {
+        book
+          .post(account.funder(p.funder_id), cur, paid, rate)
+          .post(account.collector(p.collector_id), cur, neg(paid), rate);
+      }
+      return [
+        {
+          type: 'PurchaseRecorded',
+          data: {
+            purchase: p,
+            city_rate: command.city.rate,
+            currency: cur,
+            stock: null,
+            postings: book.balanced(),
+          },
+        },
+      ];
+    }
+    case 'ReturnPurchase': {
+      if (state.status !== 'active') throw notFound('Purchase not found.');
+      const r = command.purchaseReturn;
+      const quantity = positive(r.quantity, 'Return quantity');
+      const ordered = parseDecimal(state.data.quantity);
+      const remaining = round(sub(ordered, state.returned), QUANTITY_SCALE);
+      if (compare(quantity, remaining) > 0) {
+        throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
+      }
+      // Pro rata, and the last units take back exactly what is left of the commission.
+      const commission = parseDecimal(state.data.commission);
+      const commissionBack =
+        compare(quantity, remaining) === 0
+          ? round(sub(commission, state.commissionReturned), AMOUNT_SCALE)
+          : div(mulExact(commission, quantity), ordered, AMOUNT_SCALE);
+      const goods = mul(quantity, parseDecimal(state.data.rate), AMOUNT_SCALE);
+      const cur = state.currency;
+      const book = new PostingBook()
+        .post(account.funder(state.data.funder_id), cur, goods, state.cityRate)
+        .post(account.agent(state.data.agent_id!), cur, neg(add(goods, commissionBack)), state.cityRate)
+        .post(account.commissionIncome, cur, commissionBack, state.cityRate);
+      return [
+        { type: 'PurchaseReturned', data: { purchase_return: r, stock: null, postings: book.balanced() } },
+      ];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}

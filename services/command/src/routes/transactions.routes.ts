@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import {
+  bulkSaleInput,
+  type EventData,
+  purchaseInput,
+  purchaseReturnInput,
+  saleInput,
+  saleReturnInput,
+} from '@bahi/contracts';
+import {
+  type DirectPurchaseState,
+  decideDirectPurchase,
+  decideInventory,
+  directPurchaseStreamId,
+  evolveDirectPurchase,
+  evolveInventory,
+  type InventoryCommand,
+  type InventoryState,
+  initialDirectPurchase,
+  initialInventory,
+  invalid,
+  inventoryStreamId,
+  notFound,
+} from '@bahi/domain';
+import { waitForProjections } from '@bahi/read-db';
+import { requireWriter } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import type { CommandDeps } from '../deps.ts';
+import { execute, type StreamDecider } from '../execute.ts';
+import { requestMeta } from '../request-meta.ts';
+import { requireActive, toHttp } from './masters.routes.ts';
+
+const inventoryDecider: StreamDecider<InventoryState> = {
+  initial: initialInventory,
+  evolve: evolveInventory,
+};
+const directDecider: StreamDecider<DirectPurchaseState> = {
+  initial: initialDirectPurchase,
+  evolve: evolveDirectPurchase,
+};
+
+const sameCity = (cityId: string, party: { city_id?: string } | undefined, label: string, path: string) => {
+  if (party?.city_id !== cityId)
+    throw invalid(`${label} is not of the chosen city.`, [
+      { msg: `${label} is not of the chosen city`, path },
+    ]);
+};
+
+/** The stream that holds a purchase or a sale, once the locator has seen the whole log. */
+async function locate(deps: CommandDeps, kind: 'Purchase' | 'Sale', id: string): Promise<string> {
+  const find = () =>
+    deps.readDb
+      .selectFrom('record_streams')
+      .select('stream_id')
+      .where('record_id', '=', id)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+  let row = await find();
+  if (!row) {
+    await waitForProjections(deps.readDb, ['record_streams'], await deps.eventStore.headPosition());
+    row = await find();
+  }
+  if (!row) throw notFound(`${kind} not found.`);
+  return row.stream_id;
+}
+
+async function agentCity(deps: CommandDeps, agentId: string, path: string) {
+  const agent = (await requireActive(deps, 'Agent', agentId, path)) as { city_id: string };
+  const city = (await requireActive(deps, 'City', agent.city_id, path)) as {
+    rate: string;
+    currency_name: string;
+  };
+  return { id: agent.city_id, rate: city.rate, currency: city.currency_name };
+}
+
+export async function registerTransactionRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  app.post('/api/transactions/purchases', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = purchaseInput.parse(request.body);
+    try {
+      const city = (await requireActive(deps, 'City', input.city_id, 'city_id')) as {
+        rate: string;
+        currency_name: string;
+      };
+      sameCity(
+        input.city_id,
+        (await requireActive(deps, 'Funder', input.funder_id, 'funder_id')) as { city_id: string },
+        'Funder',
+        'funder_id',
+      );
+      await requireActive(deps, 'Product', input.product_id, 'product_id');
+      if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
+      if (input.collector_id) {
+        sameCity(
+          input.city_id,
+          (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as { city_id: string },
+          'Collector',
+          'collector_id',
+        );
+      }
+      if (input.agent_id) {
+        sameCity(
+          input.city_id,
+          (await requireActive(deps, 'Agent', input.agent_id, 'agent_id')) as { city_id: string },
+          'Agent',
+          'agent_id',
+        );
+      }
+      const id = randomUUID();
+      const purchase: EventData<'PurchaseRecorded'>['purchase'] = { id, ...input };
+      const cityFacts = { rate: city.rate, currency: city.currency_name };
+      const meta = requestMeta(request);
+      const { position } =
+        input.type === 'Godown'
+          ? await execute(
+              deps.eventStore,
+              meta,
+              inventoryStreamId(input.godown_id!),
+              inventoryDecider,
+              (state) => decideInventory({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
+            )
+          : await execute(deps.eventStore, meta, directPurchaseStreamId(id), directDecider, (state) =>
+              decideDirectPurchase({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
+            );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  const recordSales = async (
+    meta: ReturnType<typeof requestMeta>,
+    common: {
+      sale_date: string;
+      godown_id: string;
+      product_id: string;
+      custom_fields?: Record<string, unknown>;
+    },
+    rows: Array<{ agent_id: string; rate: string; quantity: string; clearing_charge: string }>,
+  ) => {
+    const product = (await requireActive(deps, 'Product', common.product_id, 'product_id')) as {
+      name: string;
+    };
+    const godown = (await requireActive(deps, 'Godown', common.godown_id, 'godown_id')) as { name: string };
+    const sales: Extract<InventoryCommand, { type: 'RecordSales' }>['sales'] = [];
+    for (const [index, row] of rows.entries()) {
+      const path = rows.length === 1 ? 'agent_id' : `sales.${index}.agent_id`;
+      sales.push({
+        sale: {
+          id: randomUUID(),
+          sale_date: common.sale_date,
+          agent_id: row.agent_id,
+          product_id: common.product_id,
+          godown_id: common.godown_id,
+          rate: row.rate,
+          quantity: row.quantity,
+          clearing_charge: row.clearing_charge,
+          custom_fields: common.custom_fields ?? {},
+        },
+        agentCity: await agentCity(deps, row.agent_id, path),
+      });
+    }
+    const { position } = await execute(
+      deps.eventStore,
+      meta,
+      inventoryStreamId(common.godown_id),
+      inventoryDecider,
+      (state) =>
+        decideInventory(
+          { type: 'RecordSales', sales, labels: { product: product.name, godown: godown.name } },
+          state,
+        ),
+    );
+    return { ids: sales.map((s) => s.sale.id), position };
+  };
+
+  app.post('/api/transactions/sales', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = saleInput.parse(request.body);
+    try {
+      const { ids, position } = await recordSales(requestMeta(request), input, [input]);
+      return reply.status(201).send({ id: ids[0], position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/sales/bulk', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = bulkSaleInput.parse(request.body);
+    try {
+      const { ids, position } = await recordSales(requestMeta(request), input.common, input.sales);
+      return reply.status(201).send({ ids, count: ids.length, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/purchase-returns', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = purchaseReturnInput.parse(request.body);
+    try {
+      const streamId = await locate(deps, 'Purchase', input.purchase_id);
+      const purchaseReturn = { id: randomUUID(), ...input };
+      const meta = requestMeta(request);
+      const { position } = streamId.startsWith('inventory-')
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
+            decideInventory({ type: 'ReturnPurchase', purchaseReturn }, state),
+          )
+        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
+            decideDirectPurchase({ type: 'ReturnPurchase', purchaseReturn }, state),
+          );
+      return reply.status(201).send({ id: purchaseReturn.id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/sale-returns', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = saleReturnInput.parse(request.body);
+    try {
+      const streamId = await locate(deps, 'Sale', input.sale_id);
+      const saleReturn = { id: randomUUID(), ...input };
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        streamId,
+        inventoryDecider,
+        (state) => decideInventory({ type: 'ReturnSale', saleReturn }, state),
+      );
+      return reply.status(201).send({ id: saleReturn.id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+}

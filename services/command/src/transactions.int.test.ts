@@ -1,0 +1,190 @@
+import type { EventData } from '@bahi/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandTestApp, commandTestApp } from './testing/command-app.ts';
+
+describe('purchases, sales and returns through the command API', () => {
+  let t: CommandTestApp;
+  const m: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await commandTestApp();
+    const mk = async (kind: string, body: unknown) => {
+      const res = await t.call('POST', `/api/masters/${kind}`, t.adminToken, body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    m.karachi = await mk('cities', { name: 'Karachi', currency_name: 'PKR', rate: '0.3' });
+    m.mumbai = await mk('cities', { name: 'Mumbai', currency_name: 'INR', rate: 1 });
+    m.funder = await mk('funders', { name: 'Asha', city_id: m.karachi });
+    m.mumbaiFunder = await mk('funders', { name: 'Bala', city_id: m.mumbai });
+    m.agent = await mk('agents', { name: 'Vikram', city_id: m.karachi });
+    m.collector = await mk('collectors', { name: 'Imran', city_id: m.karachi });
+    m.godown = await mk('godowns', { name: 'Bhiwandi' });
+    m.product = await mk('products', { name: 'Cumin' });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const post = (path: string, body: unknown, token = t.adminToken) =>
+    t.call('POST', `/api/transactions/${path}`, token, body);
+  const purchase = (extra: Record<string, unknown> = {}) => ({
+    type: 'Godown',
+    purchase_date: '2026-11-01T00:00:00.000Z',
+    city_id: m.karachi,
+    funder_id: m.funder,
+    product_id: m.product,
+    godown_id: m.godown,
+    rate: 250,
+    quantity: 100,
+    ...extra,
+  });
+  const sale = (extra: Record<string, unknown> = {}) => ({
+    sale_date: '2026-11-02T00:00:00.000Z',
+    agent_id: m.agent,
+    product_id: m.product,
+    godown_id: m.godown,
+    rate: 300,
+    quantity: 40,
+    clearing_charge: 50,
+    ...extra,
+  });
+  const inventory = async () => (await t.eventStore.readStream(`inventory-${m.godown}`)).map((e) => e);
+
+  it('records a purchase, a sale, and returns of both, each event with balanced postings', async () => {
+    const p = await post('purchases', purchase({ paid_amount: 1000, collector_id: m.collector }));
+    expect(p.statusCode, p.body).toBe(201);
+    const s = await post('sales', sale());
+    expect(s.statusCode, s.body).toBe(201);
+    const sr = await post('sale-returns', {
+      sale_id: s.json().id,
+      quantity: '10',
+      return_date: '2026-11-03',
+    });
+    expect(sr.statusCode, sr.body).toBe(201);
+    const pr = await post('purchase-returns', {
+      purchase_id: p.json().id,
+      quantity: 20,
+      return_date: '2026-11-04',
+    });
+    expect(pr.statusCode, pr.body).toBe(201);
+    const events = await inventory();
+    expect(events.map((e) => e.type)).toEqual([
+      'PurchaseRecorded',
+      'SaleRecorded',
+      'SaleReturned',
+      'PurchaseReturned',
+    ]);
+    const saleEvent = events[1]!.data as EventData<'SaleRecorded'>;
+    expect(saleEvent.cost).toBe('3000.00'); // 40 of 100 units worth 7,500 INR
+    expect(saleEvent.currency).toBe('PKR');
+    expect(saleEvent.sale.clearing_charge).toBe('50.00');
+    // 100 in, 40 out, 10 back, 20 returned to the funder: 50 units.
+    const units = events.reduce(
+      (sum, e) => sum + Number((e.data as { stock: { quantity: string } }).stock.quantity),
+      0,
+    );
+    expect(units).toBe(50);
+    // Who did it travels with the event.
+    expect(events[0]!.metadata.userId).toEqual((await t.deps.tokens.verify(t.adminToken)).userId);
+  });
+
+  it('refuses a sale above the stock with the figures, storing nothing', async () => {
+    const before = await t.eventStore.headPosition();
+    const res = await post('sales', sale({ quantity: '50.0001' }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: 'Not enough stock: Bhiwandi holds 50.0000 of Cumin; the sale needs 50.0001.',
+    });
+    expect(await t.eventStore.headPosition()).toBe(before);
+  });
+
+  it('records a bulk sale all or nothing, checked against the total', async () => {
+    const rows = [
+      { agent_id: m.agent, quantity: 30, rate: 300 },
+      { agent_id: m.agent, quantity: 30, rate: 310, clearing_charge: 5 },
+    ];
+    const common = { sale_date: '2026-11-05', godown_id: m.godown, product_id: m.product };
+    const refused = await post('sales/bulk', { common, sales: rows });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/holds 50.0000 of Cumin; the sale needs 60.0000/);
+    const ok = await post('sales/bulk', { common, sales: [rows[0], { ...rows[1], quantity: 20 }] });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().count).toBe(2);
+    const empty = await post('sales/bulk', { common, sales: [] });
+    expect(empty.json().errors).toEqual([{ msg: 'Please add at least one valid sale row.', path: 'sales' }]);
+    const noGodown = await post('sales/bulk', { sales: rows });
+    expect(noGodown.json().errors).toEqual([
+      { msg: 'Please select a Godown and a Product.', path: 'common' },
+    ]);
+  });
+
+  it('checks that the funder, collector and agent belong to the purchase city', async () => {
+    const wrongFunder = await post('purchases', purchase({ funder_id: m.mumbaiFunder }));
+    expect(wrongFunder.statusCode).toBe(400);
+    expect(wrongFunder.json().errors).toEqual([
+      { msg: 'Funder is not of the chosen city', path: 'funder_id' },
+    ]);
+    const paidWithoutCollector = await post('purchases', purchase({ paid_amount: 10 }));
+    expect(paidWithoutCollector.json().errors).toEqual([
+      { msg: 'Choose the collector who paid', path: 'collector_id' },
+    ]);
+    const directWithoutAgent = await post('purchases', purchase({ type: 'Direct' }));
+    expect(directWithoutAgent.json().errors).toEqual([
+      { msg: 'Agent is required for a direct purchase', path: 'agent_id' },
+    ]);
+  });
+
+  it('records a direct purchase in its own stream and returns it there', async () => {
+    const p = await post(
+      'purchases',
+      purchase({ type: 'Direct', agent_id: m.agent, godown_id: null, commission: 10, quantity: 3 }),
+    );
+    expect(p.statusCode, p.body).toBe(201);
+    const events = await t.eventStore.readStream(`purchase-${p.json().id}`);
+    expect((events[0]!.data as EventData<'PurchaseRecorded'>).stock).toBeNull();
+    const r = await post('purchase-returns', {
+      purchase_id: p.json().id,
+      quantity: 3,
+      return_date: '2026-11-06',
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    const again = await post('purchase-returns', {
+      purchase_id: p.json().id,
+      quantity: 1,
+      return_date: '2026-11-06',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Only 0.0000 of this purchase remain to be returned.');
+  });
+
+  it('answers 404 for returns of unknown records and 403 for roles that may not record transactions', async () => {
+    const unknown = await post('sale-returns', {
+      sale_id: '00000000-0000-4000-8000-000000000000',
+      quantity: 1,
+      return_date: '2026-11-06',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Sale not found.' });
+    await t.call('POST', '/api/masters/users', t.adminToken, {
+      name: 'C',
+      email: 'col@test.local',
+      password: 'secret-pw',
+      role: 'Collector',
+    });
+    const token = await t.login('col@test.local', 'secret-pw');
+    const res = await post('sales', sale({ quantity: 1 }), token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Your role (Collector) cannot change transactions.');
+  });
+
+  it('refuses to delete masters that purchases and sales refer to', async () => {
+    const res = await t.call('DELETE', `/api/masters/products/${m.product}`, t.adminToken);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(
+      /^Product "Cumin" cannot be deleted: \d+ purchases, \d+ sales still refer to it\.$/,
+    );
+    const godown = await t.call('DELETE', `/api/masters/godowns/${m.godown}`, t.adminToken);
+    expect(godown.statusCode).toBe(409);
+  });
+});

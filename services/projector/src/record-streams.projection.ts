@@ -1,0 +1,22 @@
+import type { Projection } from './projection.ts';
+
+/** Where each purchase and sale lives, so a return can load the right stream. */
+export const recordStreams: Projection = {
+  name: 'record_streams',
+  async apply(tx, events) {
+    for (const event of events) {
+      const record =
+        event.type === 'PurchaseRecorded'
+          ? { id: (event.data as { purchase: { id: string } }).purchase.id, kind: 'Purchase' as const }
+          : event.type === 'SaleRecorded'
+            ? { id: (event.data as { sale: { id: string } }).sale.id, kind: 'Sale' as const }
+            : undefined;
+      if (!record) continue;
+      await tx
+        .insertInto('record_streams')
+        .values({ record_id: record.id, kind: record.kind, stream_id: event.streamId })
+        .onConflict((oc) => oc.column('record_id').doNothing())
+        .execute();
+    }
+  },
+};
