@@ -92,6 +92,38 @@ const returnFields = { id: z.uuid(), quantity: decimal, return_date: date, remar
 const purchaseReturnRecord = z.object({ ...returnFields, purchase_id: z.uuid() });
 const saleReturnRecord = z.object({ ...returnFields, sale_id: z.uuid() });
 
+/**
+ * Expenses and incomes (`expense-<id>`, `income-<id>`): recorded, updated (the old postings
+ * reversed and the new ones posted, in one event) and deleted (everything reversed).
+ */
+function cashEntryEvents<K extends 'Expense' | 'Income'>(
+  kind: K,
+  dateField: string,
+  typeField: string,
+  idField: string,
+) {
+  const entry = z.object({
+    id: z.uuid(),
+    city_id: z.uuid(),
+    category: text,
+    amount: decimal,
+    remarks: nullableText,
+    [dateField]: date,
+    [typeField]: z.enum(['Collector', 'Godown']),
+    [idField]: z.uuid(),
+  });
+  const body = z.object({ entry, rate: decimal, currency: text, postings: z.array(posting) });
+  return {
+    [`${kind}Recorded`]: { version: 1, schema: body },
+    [`${kind}Updated`]: { version: 1, schema: body },
+    [`${kind}Deleted`]: { version: 1, schema: z.object({ id: z.uuid(), postings: z.array(posting) }) },
+  } as Record<`${K}${'Recorded' | 'Updated'}`, { version: 1; schema: typeof body }> &
+    Record<
+      `${K}Deleted`,
+      { version: 1; schema: z.ZodObject<{ id: z.ZodUUID; postings: z.ZodArray<typeof posting> }> }
+    >;
+}
+
 function masterEvents<K extends string, S extends z.ZodType>(kind: K, data: S) {
   return {
     [`${kind}Created`]: { version: 1, schema: data },
@@ -155,6 +187,94 @@ export const eventSchemas = {
       postings: z.array(posting),
     }),
   },
+  /** A payment to a funder or a receipt from an agent (`payment-<id>`). */
+  PaymentRecorded: {
+    version: 1,
+    schema: z.object({
+      payment: z.object({
+        id: z.uuid(),
+        related_entity_type: z.enum(['Funder', 'Agent']),
+        related_entity_id: z.uuid(),
+        city_id: z.uuid(),
+        payment_date: date,
+        amount: decimal,
+        payment_mode: z.enum(['Currency', 'INR']),
+        collector_id: z.uuid().nullable(),
+        godown_id: z.uuid().nullable(),
+        reference: nullableText,
+      }),
+      city_rate: decimal,
+      currency: text,
+      postings: z.array(posting),
+    }),
+  },
+  /** Clearing charges of a godown paid out by a godown, in the cleared godown's inventory stream. */
+  ClearingPaidOut: {
+    version: 1,
+    schema: z.object({
+      payout: z.object({
+        id: z.uuid(),
+        payout_date: date,
+        godown_id: z.uuid(),
+        payer_entity_type: z.literal('Godown'),
+        payer_entity_id: z.uuid(),
+        amount: decimal,
+        remarks: nullableText,
+      }),
+      postings: z.array(posting),
+    }),
+  },
+  /** Salary for one collector's month (`salary-<collectorId>-<year>-<month>`); amounts in the city currency. */
+  SalaryPaid: {
+    version: 1,
+    schema: z.object({
+      salary_payment: z.object({
+        id: z.uuid(),
+        collector_id: z.uuid(),
+        city_id: z.uuid(),
+        month: z.number().int(),
+        year: z.number().int(),
+        payment_type: z.enum(['Full', 'Advance']),
+        payment_mode: z.enum(['Currency', 'INR']),
+        amount: decimal,
+        category: text,
+        paid_from_entity_type: z.enum(['Collector', 'Godown']),
+        paid_from_entity_id: z.uuid(),
+        handler_entity_id: z.uuid().nullable(),
+        payment_date: date,
+        remarks: nullableText,
+      }),
+      salary_per_month: decimal,
+      city_rate: decimal,
+      currency: text,
+      postings: z.array(posting),
+    }),
+  },
+  /** Cash sent from one collector to another (`transfer-<id>`), across currencies at a rate. */
+  TransferRecorded: {
+    version: 1,
+    schema: z.object({
+      transfer: z.object({
+        id: z.uuid(),
+        transfer_date: date,
+        from_collector_id: z.uuid(),
+        to_collector_id: z.uuid(),
+        sent_amount: decimal,
+        transfer_charge: decimal,
+        operation: z.enum(['*', '/']),
+        rate: decimal,
+        amount: decimal,
+        remarks: nullableText,
+      }),
+      from_city_rate: decimal,
+      from_currency: text,
+      to_city_rate: decimal,
+      to_currency: text,
+      postings: z.array(posting),
+    }),
+  },
+  ...cashEntryEvents('Expense', 'expense_date', 'paid_from_entity_type', 'paid_from_entity_id'),
+  ...cashEntryEvents('Income', 'income_date', 'received_by_entity_type', 'received_by_entity_id'),
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

@@ -1,4 +1,5 @@
 export * from './accounting/postings.ts';
+export * from './cash/cash.ts';
 export * from './decimal.ts';
 export * from './errors.ts';
 export * from './inventory/inventory.ts';

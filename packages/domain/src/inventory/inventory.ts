@@ -55,12 +55,17 @@ interface SaleEntry {
  * long history and copying its maps per event would make loading quadratic. decide only reads.
  */
 export interface InventoryState {
+  /** Clearing charges of this godown's sales not yet paid out (INR). */
+  clearing: Dec;
+  payouts: Set<string>;
   stock: Map<string, Stock>;
   purchases: Map<string, PurchaseEntry>;
   sales: Map<string, SaleEntry>;
 }
 
 export const initialInventory = (): InventoryState => ({
+  clearing: zero(AMOUNT_SCALE),
+  payouts: new Set(),
   stock: new Map(),
   purchases: new Map(),
   sales: new Map(),
@@ -103,6 +108,7 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
     case 'SaleRecorded': {
       const { sale, stock } = event.data;
       moveStock(state, stock.product_id, stock.quantity, stock.value);
+      state.clearing = a2(add(state.clearing, d(sale.clearing_charge)));
       state.sales.set(sale.id, {
         data: sale,
         agentCityRate: d(event.data.agent_city_rate),
@@ -123,6 +129,10 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
       }
       return state;
     }
+    case 'ClearingPaidOut':
+      state.clearing = a2(sub(state.clearing, d(event.data.payout.amount)));
+      state.payouts.add(event.data.payout.id);
+      return state;
     default:
       return state;
   }
@@ -156,6 +166,11 @@ export type InventoryCommand =
   | {
       type: 'ReturnSale';
       saleReturn: EventData<'SaleReturned'>['sale_return'];
+    }
+  | {
+      type: 'PayOutClearing';
+      payout: EventData<'ClearingPaidOut'>['payout'];
+      godownName: string;
     };
 
 const stockOf = (state: InventoryState, productId: string): Stock =>
@@ -351,6 +366,21 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
           },
         },
       ];
+    }
+
+    case 'PayOutClearing': {
+      const p = command.payout;
+      if (state.payouts.has(p.id)) throw conflict('This clearing payout is already recorded.');
+      const amount = requirePositive(p.amount, 'Amount');
+      if (compare(amount, state.clearing) > 0) {
+        throw conflict(
+          `The clearing balance of ${command.godownName} is ${format(state.clearing, 2)}; a payout of ${format(amount, 2)} is more than that.`,
+        );
+      }
+      const book = new PostingBook()
+        .postInr(account.clearing(p.godown_id), amount)
+        .postInr(account.godownCash(p.payer_entity_id), neg(amount));
+      return [{ type: 'ClearingPaidOut', data: { payout: p, postings: book.balanced() } }];
     }
 
     default: {

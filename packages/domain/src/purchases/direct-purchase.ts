@@ -52,17 +52,19 @@ export function evolveDirectPurchase(state: DirectPurchaseState, event: DomainEv
       };
     case 'PurchaseReturned': {
       if (state.status !== 'active') return state;
-      const commission = event.data.postings.find((p) => p.account === account.commissionIncome);
-      return {
-        ...state,
-        returned: round(
-          add(state.returned, parseDecimal(event.data.purchase_return.quantity)),
-          QUANTITY_SCALE,
-        ),
-        commissionReturned: commission
-          ? round(add(state.commissionReturned, parseDecimal(commission.amount)), AMOUNT_SCALE)
-          : state.commissionReturned,
-      };
+      // The same arithmetic as decide: pro rata, and the last units take what is left.
+      const quantity = parseDecimal(event.data.purchase_return.quantity);
+      const ordered = parseDecimal(state.data.quantity);
+      const commission = parseDecimal(state.data.commission);
+      const returned = round(add(state.returned, quantity), QUANTITY_SCALE);
+      const commissionReturned =
+        compare(returned, ordered) === 0
+          ? commission
+          : round(
+              add(state.commissionReturned, div(mulExact(commission, quantity), ordered, AMOUNT_SCALE)),
+              AMOUNT_SCALE,
+            );
+      return { ...state, returned, commissionReturned };
     }
     default:
       return state;
@@ -101,7 +103,7 @@ export function decideDirectPurchase(
       const book = new PostingBook()
         .post(account.funder(p.funder_id), cur, neg(total), rate)
         .post(account.agent(p.agent_id), cur, add(total, commission), rate)
-        .post(account.commissionIncome, cur, neg(commission), rate);
+        .postInr(account.commissionIncome, neg(mul(commission, rate, AMOUNT_SCALE))); // nominal accounts are INR
       const paid = parseDecimal(p.paid_amount);
       if (!isZero(paid) && p.collector_id) {
         book
@@ -141,7 +143,7 @@ export function decideDirectPurchase(
       const book = new PostingBook()
         .post(account.funder(state.data.funder_id), cur, goods, state.cityRate)
         .post(account.agent(state.data.agent_id!), cur, neg(add(goods, commissionBack)), state.cityRate)
-        .post(account.commissionIncome, cur, commissionBack, state.cityRate);
+        .postInr(account.commissionIncome, mul(commissionBack, state.cityRate, AMOUNT_SCALE));
       return [
         { type: 'PurchaseReturned', data: { purchase_return: r, stock: null, postings: book.balanced() } },
       ];
