@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from './deps.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
+import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
 import { registerTransactionRoutes } from './routes/transactions.routes.ts';
 import { registerUserRoutes } from './routes/users.routes.ts';
@@ -16,4 +17,5 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
   await registerUserRoutes(app, deps);
   await registerMasterRoutes(app, deps);
   await registerTransactionRoutes(app, deps);
+  await registerCashRoutes(app, deps);
 }

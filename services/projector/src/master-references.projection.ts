@@ -35,7 +35,82 @@ function referencesOf(event: RecordedEvent): { sourceId: string; rows: Row[] } |
     ];
     return { sourceId: s.id!, rows: toRows('Sale', s.id!, targets) };
   }
+  const cash = cashReferences(event);
+  if (cash) return cash;
   return undefined;
+}
+
+/** References of the cash records: who paid, who was paid, through which collector or godown. */
+function cashReferences(event: RecordedEvent): { sourceId: string; rows: Row[] } | undefined {
+  const data = event.data as Record<string, Record<string, string | null> | string>;
+  const entity = (type: unknown) =>
+    type === 'Godown' ? 'Godown' : type === 'Agent' ? 'Agent' : type === 'Funder' ? 'Funder' : 'Collector';
+  switch (event.type) {
+    case 'PaymentRecorded': {
+      const p = data.payment as Record<string, string | null>;
+      return {
+        sourceId: p.id!,
+        rows: toRows('Payment', p.id!, [
+          [entity(p.related_entity_type), p.related_entity_id],
+          ['Collector', p.collector_id],
+          ['Godown', p.godown_id],
+        ]),
+      };
+    }
+    case 'TransferRecorded': {
+      const t = data.transfer as Record<string, string | null>;
+      return {
+        sourceId: t.id!,
+        rows: toRows('Transfer', t.id!, [
+          ['Collector', t.from_collector_id],
+          ['Collector', t.to_collector_id],
+        ]),
+      };
+    }
+    case 'SalaryPaid': {
+      const sp = data.salary_payment as Record<string, string | null>;
+      return {
+        sourceId: sp.id!,
+        rows: toRows('SalaryPayment', sp.id!, [
+          ['Collector', sp.collector_id],
+          [entity(sp.paid_from_entity_type), sp.paid_from_entity_id],
+        ]),
+      };
+    }
+    case 'ClearingPaidOut': {
+      const c = data.payout as Record<string, string | null>;
+      return {
+        sourceId: c.id!,
+        rows: toRows('ClearingPayout', c.id!, [
+          ['Godown', c.godown_id],
+          ['Godown', c.payer_entity_id],
+        ]),
+      };
+    }
+    case 'ExpenseRecorded':
+    case 'ExpenseUpdated':
+    case 'IncomeRecorded':
+    case 'IncomeUpdated': {
+      const e = data.entry as Record<string, string | null>;
+      const kind = event.type.startsWith('Expense') ? 'Expense' : 'Income';
+      const [typeField, idField] =
+        kind === 'Expense'
+          ? ['paid_from_entity_type', 'paid_from_entity_id']
+          : ['received_by_entity_type', 'received_by_entity_id'];
+      return {
+        sourceId: e.id!,
+        rows: toRows(kind, e.id!, [
+          ['City', e.city_id],
+          [entity(e[typeField!]), e[idField!]],
+        ]),
+      };
+    }
+    case 'ExpenseDeleted':
+    case 'IncomeDeleted':
+      return { sourceId: data.id as string, rows: [] };
+    default:
+      return undefined;
+  }
 }
 
 function toRows(kind: string, id: string, targets: Array<[string, string | null | undefined]>): Row[] {

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import {
+  clearingPayoutInput,
+  expenseInput,
+  incomeInput,
+  paymentInput,
+  salaryPaymentInput,
+  transferInput,
+} from '@bahi/contracts';
+import {
+  type CashEntryKind,
+  type CashEntryState,
+  cashEntryStreamId,
+  decideCashEntry,
+  decideInventory,
+  decidePayment,
+  decideSalaryPayment,
+  decideTransfer,
+  evolveCashEntry,
+  evolveInventory,
+  evolveOnce,
+  evolveSalaryMonth,
+  type InventoryState,
+  initialCashEntry,
+  initialInventory,
+  initialOnce,
+  initialSalaryMonth,
+  invalid,
+  inventoryStreamId,
+  type OnceState,
+  paymentStreamId,
+  type SalaryMonthState,
+  salaryStreamId,
+  transferStreamId,
+} from '@bahi/domain';
+import { requireWriter } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import type { CommandDeps } from '../deps.ts';
+import { execute, type StreamDecider } from '../execute.ts';
+import { requestMeta } from '../request-meta.ts';
+import { recordId, requireActive, toHttp } from './masters.routes.ts';
+
+const once: StreamDecider<OnceState> = { initial: initialOnce, evolve: evolveOnce };
+const salaryMonth: StreamDecider<SalaryMonthState> = {
+  initial: initialSalaryMonth,
+  evolve: evolveSalaryMonth,
+};
+const inventory: StreamDecider<InventoryState> = { initial: initialInventory, evolve: evolveInventory };
+const cashEntry = (kind: CashEntryKind): StreamDecider<CashEntryState> => ({
+  initial: initialCashEntry,
+  evolve: (state, event) => evolveCashEntry(kind, state, event),
+});
+
+type Party = { city_id: string; name: string };
+
+/** A party of a city, with the city's rate and currency as facts for the decider. */
+async function partyWithCity(
+  deps: CommandDeps,
+  kind: 'Funder' | 'Agent' | 'Collector',
+  id: string,
+  path: string,
+) {
+  const party = (await requireActive(deps, kind, id, path)) as Party;
+  const city = (await requireActive(deps, 'City', party.city_id, path)) as {
+    rate: string;
+    currency_name: string;
+  };
+  return { party, city: { rate: city.rate, currency: city.currency_name } };
+}
+
+function requireCity(party: Party, cityId: string, label: string, path: string): void {
+  if (party.city_id !== cityId) {
+    throw invalid(`${label} is not of the same city.`, [{ msg: `${label} is not of the same city`, path }]);
+  }
+}
+
+export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  app.post('/api/transactions/payments', async (request, reply) => {
+    requireWriter(request, 'payments');
+    const input = paymentInput.parse(request.body);
+    try {
+      const { party, city } = await partyWithCity(
+        deps,
+        input.related_entity_type,
+        input.related_entity_id,
+        'related_entity_id',
+      );
+      if (input.collector_id) {
+        requireCity(
+          (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as Party,
+          party.city_id,
+          'Collector',
+          'collector_id',
+        );
+      }
+      if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
+      const id = randomUUID();
+      const payment = { id, city_id: party.city_id, ...input };
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        paymentStreamId(id),
+        once,
+        (state) => decidePayment({ payment, city }, state),
+      );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/clearing-payouts', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = clearingPayoutInput.parse(request.body);
+    try {
+      const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
+      await requireActive(deps, 'Godown', input.payer_entity_id, 'payer_entity_id');
+      const id = randomUUID();
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        inventoryStreamId(input.godown_id),
+        inventory,
+        (state) =>
+          decideInventory(
+            { type: 'PayOutClearing', payout: { id, ...input }, godownName: godown.name },
+            state,
+          ),
+      );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/salary-payments', async (request, reply) => {
+    requireWriter(request, 'transactions');
+    const input = salaryPaymentInput.parse(request.body);
+    try {
+      const { party, city } = await partyWithCity(deps, 'Collector', input.collector_id, 'collector_id');
+      const collector = party as Party & { salary_per_month: string };
+      if (input.paid_from_entity_type === 'Collector') {
+        requireCity(
+          (await requireActive(deps, 'Collector', input.paid_from_entity_id, 'paid_from_entity_id')) as Party,
+          party.city_id,
+          'The paying collector',
+          'paid_from_entity_id',
+        );
+      } else {
+        await requireActive(deps, 'Godown', input.paid_from_entity_id, 'paid_from_entity_id');
+      }
+      const id = randomUUID();
+      const payment = {
+        ...input,
+        amount: input.amount,
+        id,
+        city_id: party.city_id,
+        category: input.category ?? `Salary - ${collector.name}`,
+        handler_entity_id: input.handler_entity_id ?? null,
+        payment_date: input.payment_date ?? new Date().toISOString().slice(0, 10),
+      };
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        salaryStreamId(input.collector_id, input.year, input.month),
+        salaryMonth,
+        (state) =>
+          decideSalaryPayment(
+            { payment, salaryPerMonth: collector.salary_per_month, city, collectorName: collector.name },
+            state,
+          ),
+      );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.post('/api/transactions/transfers', async (request, reply) => {
+    requireWriter(request, 'transfers');
+    const input = transferInput.parse(request.body);
+    try {
+      const from = await partyWithCity(deps, 'Collector', input.from_collector_id, 'from_collector_id');
+      const to = await partyWithCity(deps, 'Collector', input.to_collector_id, 'to_collector_id');
+      const id = randomUUID();
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        transferStreamId(id),
+        once,
+        (state) => decideTransfer({ transfer: { id, ...input }, from: from.city, to: to.city }, state),
+      );
+      return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  for (const [kind, path] of [
+    ['Expense', 'expenses'],
+    ['Income', 'incomes'],
+  ] as const) {
+    const input = kind === 'Expense' ? expenseInput : incomeInput;
+    const cashSide = (e: Record<string, unknown>) =>
+      kind === 'Expense'
+        ? {
+            type: e.paid_from_entity_type as 'Collector' | 'Godown',
+            id: e.paid_from_entity_id as string,
+            path: 'paid_from_entity_id',
+          }
+        : {
+            type: e.received_by_entity_type as 'Collector' | 'Godown',
+            id: e.received_by_entity_id as string,
+            path: 'received_by_entity_id',
+          };
+
+    /** The payer's (or receiver's) rate and currency: a collector of the entry's city, or a godown in INR. */
+    const payerFacts = async (entry: Record<string, unknown> & { city_id: string }) => {
+      await requireActive(deps, 'City', entry.city_id, 'city_id');
+      const side = cashSide(entry);
+      if (side.type === 'Godown') {
+        await requireActive(deps, 'Godown', side.id, side.path);
+        return { rate: '1.0000', currency: 'INR' };
+      }
+      const { party, city } = await partyWithCity(deps, 'Collector', side.id, side.path);
+      requireCity(party, entry.city_id, 'The collector', side.path);
+      return city;
+    };
+
+    app.post(`/api/transactions/${path}`, async (request, reply) => {
+      requireWriter(request, 'transactions');
+      const fields = input.parse(request.body);
+      try {
+        const payer = await payerFacts(fields);
+        const id = randomUUID();
+        const entry = { id, ...fields } as never;
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          cashEntryStreamId(kind, id),
+          cashEntry(kind),
+          (state) => decideCashEntry(kind, { type: 'Record', entry, payer }, state),
+        );
+        return reply.status(201).send({ id, position: position.toString() });
+      } catch (error) {
+        toHttp(error);
+      }
+    });
+
+    app.put<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
+      requireWriter(request, 'transactions');
+      const id = recordId(request.params.id, kind);
+      const fields = input.parse(request.body);
+      try {
+        const payer = await payerFacts(fields);
+        const entry = { id, ...fields } as never;
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          cashEntryStreamId(kind, id),
+          cashEntry(kind),
+          (state) => decideCashEntry(kind, { type: 'Update', entry, payer }, state),
+        );
+        return { id, position: position.toString() };
+      } catch (error) {
+        toHttp(error);
+      }
+    });
+
+    app.delete<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
+      requireWriter(request, 'transactions');
+      const id = recordId(request.params.id, kind);
+      try {
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          cashEntryStreamId(kind, id),
+          cashEntry(kind),
+          (state) => decideCashEntry(kind, { type: 'Delete', id }, state),
+        );
+        return { id, position: position.toString() };
+      } catch (error) {
+        toHttp(error);
+      }
+    });
+  }
+}
