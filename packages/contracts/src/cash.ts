@@ -11,6 +11,22 @@ import {
 
 /** HTTP payloads of cash movements (spec section 3). */
 
+/** A whole number as a JSON number or digits in a string; never true, [] or '' coerced into one. */
+const wholeNumber = (message: string) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,6}$/, message),
+      ],
+      { error: message },
+    )
+    .transform((v) => Number(v))
+    .pipe(z.number().int(message));
+
 const positiveAmount = (label: string) =>
   amountInput(label).refine((v) => !v.startsWith('-') && /[1-9]/.test(v), `${label} must be more than 0`);
 
@@ -59,16 +75,12 @@ export const clearingPayoutInput = z.object({
 export const salaryPaymentInput = z
   .object({
     collector_id: id('Collector'),
-    month: z.coerce
-      .number({ error: 'Month must be 1 to 12' })
-      .int('Month must be 1 to 12')
-      .min(1, 'Month must be 1 to 12')
-      .max(12, 'Month must be 1 to 12'),
-    year: z.coerce
-      .number({ error: 'Year must be a year' })
-      .int('Year must be a year')
-      .min(2000, 'Year must be 2000 or later')
-      .max(2100, 'Year must be 2100 or earlier'),
+    month: wholeNumber('Month must be 1 to 12').pipe(
+      z.number().min(1, 'Month must be 1 to 12').max(12, 'Month must be 1 to 12'),
+    ),
+    year: wholeNumber('Year must be a year').pipe(
+      z.number().min(2000, 'Year must be 2000 or later').max(2100, 'Year must be 2100 or earlier'),
+    ),
     payment_type: z.enum(['Full', 'Advance'], { error: 'Payment type must be Full or Advance' }),
     payment_mode: z.enum(['Currency', 'INR'], { error: 'Payment mode must be Currency or INR' }),
     /** In the collector's city currency. Ignored for Full: the server pays what is left. */

@@ -13,7 +13,7 @@ import {
 export const cityInput = z.object({
   name: requiredText('City name', 100),
   currency_name: requiredText('Currency name', 50),
-  rate: rateInput('Rate'),
+  rate: rateInput('Rate').refine((v) => !v.startsWith('-') && /[1-9]/.test(v), 'Rate must be more than 0'),
 });
 
 export const productInput = z.object({

@@ -43,18 +43,27 @@ export const amountInput = (label: string) => decimalInput(label, 2);
 export const quantityInput = (label: string) => decimalInput(label, 4);
 export const rateInput = (label: string) => decimalInput(label, 4);
 
+/**
+ * Text Postgres can store: no NUL character and no half of a surrogate pair (jsonb refuses
+ * both, and they are never what a person typed).
+ */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+
 export const requiredText = (label: string, max = 200) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} can be at most ${max} characters`);
+    .max(max, `${label} can be at most ${max} characters`)
+    .refine(isStorableText, `${label} contains characters that cannot be stored`);
 
 export const optionalText = (label: string, max = 500) =>
   z
     .string({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} can be at most ${max} characters`)
+    .refine(isStorableText, `${label} contains characters that cannot be stored`)
     .nullish()
     .transform((v) => (v ? v : null));
 

@@ -3,6 +3,7 @@ import {
   amountInput,
   businessDate,
   id,
+  isStorableText,
   optionalId,
   optionalText,
   quantityInput,
@@ -12,9 +13,19 @@ import {
 /** HTTP payloads of purchases, sales and their returns (spec section 3). */
 
 const customFields = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), {
-    error: 'Custom fields must map field ids to values',
-  })
+  .record(
+    z.string().max(100).refine(isStorableText, 'A custom field id contains characters that cannot be stored'),
+    z.union([
+      z
+        .string()
+        .max(1000, 'A custom field value can be at most 1000 characters')
+        .refine(isStorableText, 'A custom field value contains characters that cannot be stored'),
+      z.number(),
+      z.boolean(),
+      z.null(),
+    ]),
+    { error: 'Custom fields must map field ids to values' },
+  )
   .optional()
   .transform((v) => v ?? {});
 
