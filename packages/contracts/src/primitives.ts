@@ -47,8 +47,9 @@ export const rateInput = (label: string) => decimalInput(label, 4);
  * Text Postgres can store: no NUL character and no half of a surrogate pair (jsonb refuses
  * both, and they are never what a person typed).
  */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isStorableText = (value: string): boolean =>
+  !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 
 export const requiredText = (label: string, max = 200) =>
   z
