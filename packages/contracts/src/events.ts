@@ -275,6 +275,16 @@ export const eventSchemas = {
   },
   ...cashEntryEvents('Expense', 'expense_date', 'paid_from_entity_type', 'paid_from_entity_id'),
   ...cashEntryEvents('Income', 'income_date', 'received_by_entity_type', 'received_by_entity_id'),
+  /** The license was checked again (retry): what the query side pushes as license-updated. */
+  LicenseChecked: {
+    version: 1,
+    schema: z.object({
+      is_valid: z.boolean(),
+      reason: nullableText,
+      status: text.nullable(),
+      expires_at: text.nullable(),
+    }),
+  },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

@@ -41,6 +41,16 @@ export const baseEnvSchema = z.object({
   BAHI_SUBSCRIPTION_POLL_MS: pollMs,
 });
 
+const secret = z.string().min(32, 'must be at least 32 characters (a long random string)');
+
+/** Where the license and its public key come from: a file, or the text itself. */
+const licenseVars = {
+  BAHI_LICENSE_FILE: z.string().trim().min(1).optional(),
+  BAHI_LICENSE: z.string().trim().min(1).optional(),
+  BAHI_LICENSE_PUBLIC_KEY_FILE: z.string().trim().min(1).optional(),
+  BAHI_LICENSE_PUBLIC_KEY: z.string().trim().min(1).optional(),
+};
+
 export const standaloneEnvSchema = baseEnvSchema.extend({
   // One person at a terminal: request logs would bury the start banner.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
@@ -49,9 +59,8 @@ export const standaloneEnvSchema = baseEnvSchema.extend({
   BAHI_FRONTENDS_DIR: z.string().trim().min(1).default('./frontends'),
   BAHI_ADMIN_EMAIL: z.email('must be an email address').default('admin@bahi.local'),
   BAHI_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('bahi-admin-2026'),
+  ...licenseVars,
 });
-
-const secret = z.string().min(32, 'must be at least 32 characters (a long random string)');
 
 export const distributedEnvSchema = baseEnvSchema.extend({
   BAHI_JWT_SECRET: secret.optional(),
@@ -61,6 +70,7 @@ export const distributedEnvSchema = baseEnvSchema.extend({
   ESDB_URL: url(['esdb:', 'esdb+discover:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   BAHI_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  ...licenseVars,
 });
 
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;

@@ -1,6 +1,11 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
-import { createTokenService, type SignedInUser, type TokenService } from '@bahi/server-kit';
+import {
+  createTokenService,
+  type LicenseService,
+  type SignedInUser,
+  type TokenService,
+} from '@bahi/server-kit';
 import type { SqlClient } from '@bahi/sql-client';
 import { type Credentials, openCredentials } from './auth/credentials.ts';
 import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
@@ -13,14 +18,16 @@ export interface CommandDeps {
   tokens: TokenService;
   credentials: Credentials;
   limiter: LoginLimiter;
+  license: LicenseService;
 }
 
 export async function createCommandDeps(
   storage: { eventStore: EventStore; readDb: ReadDb; sql: SqlClient },
-  options: { jwtSecret: string; limiter?: LoginLimiter },
+  options: { jwtSecret: string; license: LicenseService; limiter?: LoginLimiter },
 ): Promise<CommandDeps> {
   return {
     ...storage,
+    license: options.license,
     tokens: createTokenService({ secret: options.jwtSecret }),
     credentials: await openCredentials(storage.sql),
     limiter: options.limiter ?? createLoginLimiter({}),

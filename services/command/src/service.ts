@@ -1,4 +1,10 @@
-import { type Running, registerAuthentication, startDistributedService } from '@bahi/server-kit';
+import {
+  licenseFromConfig,
+  type Running,
+  registerAuthentication,
+  registerLicenseGate,
+  startDistributedService,
+} from '@bahi/server-kit';
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts';
 import { createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
 import { registerCommandRoutes } from './routes.ts';
@@ -11,7 +17,8 @@ export function startCommandService(env: NodeJS.ProcessEnv = process.env): Promi
     env,
     require: ['BAHI_JWT_SECRET', 'BAHI_ADMIN_EMAIL', 'BAHI_ADMIN_PASSWORD'],
     async setup({ storage, app, config }) {
-      const deps = await createCommandDeps(storage, { jwtSecret: config.BAHI_JWT_SECRET! });
+      const license = await licenseFromConfig(config);
+      const deps = await createCommandDeps(storage, { jwtSecret: config.BAHI_JWT_SECRET!, license });
       await bootstrapFirstAdmin(deps, {
         email: config.BAHI_ADMIN_EMAIL!,
         password: config.BAHI_ADMIN_PASSWORD!,
@@ -21,6 +28,7 @@ export function startCommandService(env: NodeJS.ProcessEnv = process.env): Promi
         loadUser: loadSignedInUser(deps),
         publicPaths: PUBLIC_API_PATHS,
       });
+      registerLicenseGate(app, license);
       await registerCommandRoutes(app, deps);
       return undefined;
     },

@@ -1,14 +1,21 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
+import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 
 export interface QueryDeps {
   eventStore: EventStore;
   readDb: ReadDb;
+  license: LicenseService;
 }
 
 /**
- * The query side's /api routes. The same function serves the query process and the
- * standalone process. Every GET of spec section 7 and the live event stream arrive with the read-side issue.
+ * The query side's /api routes: every GET. The same function serves the query process and
+ * the standalone process. Lists and reports arrive with the read-side issue.
  */
-export async function registerQueryRoutes(_app: FastifyInstance, _deps: QueryDeps): Promise<void> {}
+export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  app.get('/api/auth/license-status', async (request) => {
+    signedIn(request);
+    return deps.license.current();
+  });
+}

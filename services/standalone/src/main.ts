@@ -10,6 +10,13 @@ runMain('bahi', async () => {
       `  Bahi is running (standalone) at ${bahi.url}   [started in ${((Date.now() - started) / 1000).toFixed(1)} s]`,
       `  Sign in as ${bahi.config.BAHI_ADMIN_EMAIL} / ${bahi.config.BAHI_ADMIN_PASSWORD}   (set BAHI_ADMIN_EMAIL and BAHI_ADMIN_PASSWORD to change)`,
       `  Data: ${bahi.config.BAHI_DATA_DIR}   Stop with Ctrl+C.`,
+      ...(bahi.license.createdDevelopmentLicense
+        ? [
+            `  Created a development license valid until ${bahi.license.createdDevelopmentLicense.expiresAt.slice(0, 10)} in ${bahi.license.createdDevelopmentLicense.dir}`,
+            '  (issue another with: npm run license -- issue --private-key <that dir>/private.pem --out <that dir>/license.jws)',
+          ]
+        : []),
+      ...(bahi.license.isValid ? [] : [`  LICENSE NOT VALID: ${bahi.license.reason}`]),
       '',
     ].join('\n'),
   );

@@ -56,6 +56,7 @@ describe('npm start (standalone)', () => {
     await waitFor('banner', async () => (first.output().includes('Sign in as') ? true : undefined), 10_000);
     expect(first.output()).toContain(`http://localhost:${port}`);
     expect(first.output()).toMatch(/Sign in as admin@bahi\.local \/ \S+/);
+    expect(first.output()).toMatch(/Created a development license valid until \d{4}-\d{2}-\d{2}/);
     const before = await ready(port);
     // First start: the first Admin (email reservation, user, bootstrap marker) and StandaloneStarted.
     const firstHead = BigInt(before.eventStore.headPosition);
@@ -91,6 +92,7 @@ describe('npm start (standalone)', () => {
       },
       10_000,
     );
+    expect(second.output()).not.toMatch(/Created a development license/); // the first one is kept
     second.signal('SIGTERM');
     await second.groupGone();
     expect(second.output()).toContain('bahi: SIGTERM received, stopping');

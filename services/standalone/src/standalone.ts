@@ -11,22 +11,30 @@ import { registerQueryRoutes } from '@bahi/query';
 import { startReportsWorker } from '@bahi/reports-worker';
 import {
   createHttpApp,
+  licenseFromConfig,
   loadConfig,
   openEmbeddedStorage,
   type Running,
   registerAuthentication,
   registerHealthRoutes,
+  registerLicenseGate,
   type StandaloneEnv,
   standaloneEnvSchema,
 } from '@bahi/server-kit';
 import type { FastifyReply } from 'fastify';
 import { lockDataDir } from './data-dir-lock.ts';
+import { ensureDevelopmentLicense } from './dev-license.ts';
 import { registerFrontends } from './frontends.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 
 export interface Standalone extends Running {
   url: string;
   config: StandaloneEnv;
+  license: {
+    isValid: boolean;
+    reason: string | null;
+    createdDevelopmentLicense?: { expiresAt: string; dir: string };
+  };
 }
 
 /**
@@ -69,7 +77,9 @@ export async function startStandalone(
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
     pageFallback = frontends.pageFallback;
     const secrets = await loadOrCreateSecrets(dataDir);
-    const commandDeps = await createCommandDeps(storage, { jwtSecret: secrets.jwtSecret });
+    const licenseSetup = await ensureDevelopmentLicense(dataDir, config);
+    const license = await licenseFromConfig(licenseSetup.files);
+    const commandDeps = await createCommandDeps(storage, { jwtSecret: secrets.jwtSecret, license });
     await bootstrapFirstAdmin(commandDeps, {
       email: config.BAHI_ADMIN_EMAIL,
       password: config.BAHI_ADMIN_PASSWORD,
@@ -79,8 +89,9 @@ export async function startStandalone(
       loadUser: loadSignedInUser(commandDeps),
       publicPaths: PUBLIC_API_PATHS,
     });
+    registerLicenseGate(app, license);
     await registerCommandRoutes(app, commandDeps);
-    await registerQueryRoutes(app, storage);
+    await registerQueryRoutes(app, { ...storage, license });
     const worker = startReportsWorker({});
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });
@@ -97,7 +108,17 @@ export async function startStandalone(
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     const port = new URL(address).port;
     const url = `http://localhost:${port}`;
-    return { url, config, stop: stopAll };
+    const info = license.current();
+    return {
+      url,
+      config,
+      license: {
+        isValid: info.isValid,
+        reason: info.reason,
+        ...(licenseSetup.created ? { createdDevelopmentLicense: licenseSetup.created } : {}),
+      },
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

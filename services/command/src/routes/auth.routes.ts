@@ -1,8 +1,9 @@
-import { HttpError } from '@bahi/server-kit';
+import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userHoldingEmail } from '../auth/users.ts';
 import type { CommandDeps } from '../deps.ts';
+import { requestMeta } from '../request-meta.ts';
 
 const loginInput = z.object({
   email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254).toLowerCase(),
@@ -12,6 +13,29 @@ const loginInput = z.object({
 const WRONG = 'The email or password is not correct.';
 
 export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  // Any signed-in user may ask: it changes nothing but re-reads the installed license.
+  app.post('/api/auth/retry-license-check', async (request) => {
+    signedIn(request);
+    const info = await deps.license.reload();
+    await deps.eventStore.append(
+      'system-license',
+      [
+        {
+          type: 'LicenseChecked',
+          data: {
+            is_valid: info.isValid,
+            reason: info.reason,
+            status: info.config?.status ?? null,
+            expires_at: info.config?.expires_at ?? null,
+          },
+          metadata: { ...requestMeta(request), schemaVersion: 1 },
+        },
+      ],
+      'any',
+    );
+    return info;
+  });
+
   app.post('/api/auth/login', async (request) => {
     const { email, password } = loginInput.parse(request.body);
     const wait = deps.limiter.retryAfterMs(email, request.ip);

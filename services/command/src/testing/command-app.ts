@@ -1,7 +1,15 @@
 import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projector';
 import { openReadDb } from '@bahi/read-db';
-import { createHttpApp, registerAuthentication } from '@bahi/server-kit';
+import {
+  createHttpApp,
+  generateLicenseKeys,
+  issueLicense,
+  type LicenseClaims,
+  LicenseService,
+  registerAuthentication,
+  registerLicenseGate,
+} from '@bahi/server-kit';
 import { createPgliteSqlClient, type SqlClient } from '@bahi/sql-client';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -32,8 +40,30 @@ export interface CommandTestApp {
  * given SQL client (a real Postgres), with or without its own projector. Two apps on one
  * Postgres behave like two command processes: they share nothing but the database.
  */
+/** A license valid for 30 days unless told otherwise, signed with a key made for the test. */
+export async function testLicense(
+  claims: Partial<LicenseClaims> = {},
+): Promise<{ service: LicenseService; sign(c: Partial<LicenseClaims>): Promise<void> }> {
+  const keys = await generateLicenseKeys();
+  let jws = '';
+  const sign = async (c: Partial<LicenseClaims>) => {
+    jws = await issueLicense(keys.privateKeyPem, {
+      status: 'Active',
+      type: 'Trial',
+      expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      grace_period_days: 7,
+      expiry_notification_days: 15,
+      ...c,
+    });
+  };
+  await sign(claims);
+  const service = new LicenseService({ read: async () => ({ license: jws, publicKey: keys.publicKeyPem }) });
+  await service.reload();
+  return { service, sign };
+}
+
 export async function commandTestApp(
-  options: { sql?: SqlClient; projector?: boolean } = {},
+  options: { sql?: SqlClient; projector?: boolean; license?: LicenseService } = {},
 ): Promise<CommandTestApp> {
   const sql = options.sql ?? createPgliteSqlClient(new PGlite());
   const eventStore = await createPostgresEventStore(sql, { pollIntervalMs: 20 });
@@ -44,6 +74,7 @@ export async function commandTestApp(
     {
       jwtSecret: 'test-secret-test-secret-test-secret-!!',
       limiter: createLoginLimiter({ perAccount: 5, perAddress: 50 }),
+      license: options.license ?? (await testLicense()).service,
     },
   );
   await bootstrapFirstAdmin(deps, ADMIN);
@@ -53,6 +84,7 @@ export async function commandTestApp(
     loadUser: loadSignedInUser(deps),
     publicPaths: PUBLIC_API_PATHS,
   });
+  registerLicenseGate(app, deps.license);
   await registerCommandRoutes(app, deps);
   await app.ready();
 
