@@ -187,6 +187,41 @@ export const eventSchemas = {
       postings: z.array(posting),
     }),
   },
+  /**
+   * A purchase changed: its creation postings reversed and the new ones posted, in one
+   * event; stock_moves are the net units and value it moved (one per product touched).
+   */
+  PurchaseUpdated: {
+    version: 1,
+    schema: z.object({
+      purchase: purchaseRecord,
+      city_rate: decimal,
+      currency: text,
+      stock_moves: z.array(stockMove),
+      postings: z.array(posting),
+    }),
+  },
+  /** A purchase and its returns undone, in one event. */
+  PurchaseDeleted: {
+    version: 1,
+    schema: z.object({ id: z.uuid(), stock_moves: z.array(stockMove), postings: z.array(posting) }),
+  },
+  SaleUpdated: {
+    version: 1,
+    schema: z.object({
+      sale: saleRecord,
+      agent_city_id: z.uuid(),
+      agent_city_rate: decimal,
+      currency: text,
+      cost: decimal,
+      stock_moves: z.array(stockMove),
+      postings: z.array(posting),
+    }),
+  },
+  SaleDeleted: {
+    version: 1,
+    schema: z.object({ id: z.uuid(), stock_moves: z.array(stockMove), postings: z.array(posting) }),
+  },
   /** A payment to a funder or a receipt from an agent (`payment-<id>`). */
   PaymentRecorded: {
     version: 1,

@@ -51,6 +51,17 @@ export class PostingBook {
     return this.#push(accountName, INR, inr, inr, quantity);
   }
 
+  /** An existing line, as it stands (a reversal, say). */
+  add(line: Posting): this {
+    return this.#push(
+      line.account,
+      line.currency,
+      parseDecimal(line.amount),
+      parseDecimal(line.inr),
+      line.quantity === undefined ? undefined : parseDecimal(line.quantity),
+    );
+  }
+
   #push(accountName: string, currency: string, amount: Dec, inr: Dec, quantity?: Dec): this {
     if (isZero(amount) && isZero(inr) && (!quantity || isZero(quantity))) return this;
     this.#lines.push({
@@ -62,6 +73,11 @@ export class PostingBook {
     });
     this.#inrTotal = add(this.#inrTotal, inr);
     return this;
+  }
+
+  /** The lines so far, without the balancing line. */
+  lines(): Posting[] {
+    return [...this.#lines];
   }
 
   balanced(): Posting[] {
@@ -93,4 +109,49 @@ export function reversed(postings: readonly Posting[]): Posting[] {
     inr: flip(p.inr),
     ...(p.quantity ? { quantity: flip(p.quantity) } : {}),
   }));
+}
+
+/**
+ * What a record has posted so far, netted per account and currency: reversing it undoes the
+ * record exactly, however many times it was edited.
+ */
+export class Posted {
+  readonly #lines = new Map<
+    string,
+    { account: string; currency: string; amount: Dec; inr: Dec; quantity?: Dec }
+  >();
+
+  addAll(postings: readonly Posting[]): this {
+    for (const p of postings) {
+      const key = `${p.account}|${p.currency}`;
+      const cur = this.#lines.get(key) ?? {
+        account: p.account,
+        currency: p.currency,
+        amount: zero(AMOUNT_SCALE),
+        inr: zero(AMOUNT_SCALE),
+      };
+      this.#lines.set(key, {
+        ...cur,
+        amount: add(cur.amount, parseDecimal(p.amount)),
+        inr: add(cur.inr, parseDecimal(p.inr)),
+        ...(p.quantity !== undefined || cur.quantity
+          ? { quantity: add(cur.quantity ?? zero(4), parseDecimal(p.quantity ?? '0')) }
+          : {}),
+      });
+    }
+    return this;
+  }
+
+  /** The lines that undo everything posted, zero lines left out. */
+  reversal(): Posting[] {
+    return [...this.#lines.values()]
+      .filter((l) => !isZero(l.amount) || !isZero(l.inr) || (l.quantity && !isZero(l.quantity)))
+      .map((l) => ({
+        account: l.account,
+        currency: l.currency,
+        amount: toFixedString(neg(l.amount)),
+        inr: toFixedString(neg(l.inr)),
+        ...(l.quantity ? { quantity: toFixedString(neg(l.quantity)) } : {}),
+      }));
+  }
 }

@@ -41,7 +41,11 @@ type Step =
     }
   | { kind: 'returnPurchase'; pick: number; quantity: string; all: boolean }
   | { kind: 'returnSale'; pick: number; quantity: string; all: boolean }
-  | { kind: 'sellAll'; product: number; rate: string; cityRate: string };
+  | { kind: 'sellAll'; product: number; rate: string; cityRate: string }
+  | { kind: 'editPurchase'; pick: number; quantity: string; rate: string }
+  | { kind: 'deletePurchase'; pick: number }
+  | { kind: 'editSale'; pick: number; quantity: string; clearing: string }
+  | { kind: 'deleteSale'; pick: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
@@ -75,6 +79,39 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     cityRate,
   }),
 );
+
+/** Edits and deletes of records picked from those recorded so far (some already deleted: refused). */
+function editCommand(
+  s: Step,
+  state: ReturnType<typeof initialInventory>,
+  purchases: string[],
+  sales: string[],
+): InventoryCommand | undefined {
+  if ((s.kind === 'editPurchase' || s.kind === 'deletePurchase') && purchases.length > 0) {
+    const id = purchases[s.pick % purchases.length]!;
+    if (s.kind === 'deletePurchase') return { type: 'DeletePurchase', id };
+    const entry = state.purchases.get(id);
+    if (!entry) return { type: 'DeletePurchase', id };
+    return {
+      type: 'UpdatePurchase',
+      purchase: { ...entry.data, quantity: s.quantity, rate: s.rate },
+      city: { rate: toFixedString(entry.cityRate), currency: entry.currency },
+    };
+  }
+  if ((s.kind === 'editSale' || s.kind === 'deleteSale') && sales.length > 0) {
+    const id = sales[s.pick % sales.length]!;
+    if (s.kind === 'deleteSale') return { type: 'DeleteSale', id };
+    const entry = state.sales.get(id);
+    if (!entry) return { type: 'DeleteSale', id };
+    return {
+      type: 'UpdateSale',
+      sale: { ...entry.data, quantity: s.quantity, clearing_charge: s.clearing },
+      agentCity: { id: C, rate: toFixedString(entry.agentCityRate), currency: entry.currency },
+      labels: { product: 'P', godown: 'G' },
+    };
+  }
+  return undefined;
+}
 
 const remainingOf = (entry: { data: { quantity: string }; returned: Dec } | undefined) =>
   entry ? toFixedString(sub(parseDecimal(entry.data.quantity), entry.returned)) : '0.0001';
@@ -178,10 +215,12 @@ describe('inventory invariants over random command sequences', () => {
                           },
                         }
                       : undefined;
-          if (!command) continue;
+          const edit = editCommand(s, state, purchases, sales);
+          const chosen = command ?? edit;
+          if (!chosen) continue;
           let events: DomainEvent[];
           try {
-            events = decideInventory(command, state);
+            events = decideInventory(chosen, state);
           } catch (error) {
             if (error instanceof DomainError) continue; // a refusal changes nothing
             throw error;

@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
-import { account, PostingBook } from '../accounting/postings.ts';
+import { account, Posted, PostingBook } from '../accounting/postings.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -8,6 +8,7 @@ import {
   div,
   format,
   isZero,
+  max,
   min,
   mul,
   mulExact,
@@ -39,6 +40,9 @@ interface PurchaseEntry {
   cityRate: Dec;
   currency: string;
   returned: Dec;
+  /** What its recording and edits posted (undone by an edit), and that plus its returns (undone by a delete). */
+  posted: Posted;
+  allPosted: Posted;
 }
 
 interface SaleEntry {
@@ -48,6 +52,8 @@ interface SaleEntry {
   cost: Dec;
   returned: Dec;
   costReturned: Dec;
+  posted: Posted;
+  allPosted: Posted;
 }
 
 /**
@@ -95,6 +101,8 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
         cityRate: d(event.data.city_rate),
         currency: event.data.currency,
         returned: ZERO_Q,
+        posted: new Posted().addAll(event.data.postings),
+        allPosted: new Posted().addAll(event.data.postings),
       });
       return state;
     }
@@ -102,7 +110,10 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
       const { purchase_return: r, stock } = event.data;
       if (stock) moveStock(state, stock.product_id, stock.quantity, stock.value);
       const entry = state.purchases.get(r.purchase_id);
-      if (entry) entry.returned = q4(add(entry.returned, d(r.quantity)));
+      if (entry) {
+        entry.returned = q4(add(entry.returned, d(r.quantity)));
+        entry.allPosted.addAll(event.data.postings);
+      }
       return state;
     }
     case 'SaleRecorded': {
@@ -116,6 +127,8 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
         cost: d(event.data.cost),
         returned: ZERO_Q,
         costReturned: ZERO_A,
+        posted: new Posted().addAll(event.data.postings),
+        allPosted: new Posted().addAll(event.data.postings),
       });
       return state;
     }
@@ -126,7 +139,47 @@ export function evolveInventory(state: InventoryState, event: DomainEvent): Inve
       if (entry) {
         entry.returned = q4(add(entry.returned, d(r.quantity)));
         entry.costReturned = a2(add(entry.costReturned, d(stock.value)));
+        entry.allPosted.addAll(event.data.postings);
       }
+      return state;
+    }
+    case 'PurchaseUpdated': {
+      for (const m of event.data.stock_moves) moveStock(state, m.product_id, m.quantity, m.value);
+      const entry = state.purchases.get(event.data.purchase.id);
+      if (entry) {
+        entry.data = event.data.purchase;
+        entry.cityRate = d(event.data.city_rate);
+        entry.currency = event.data.currency;
+        entry.posted.addAll(event.data.postings);
+        entry.allPosted.addAll(event.data.postings);
+      }
+      return state;
+    }
+    case 'PurchaseDeleted':
+      for (const m of event.data.stock_moves) moveStock(state, m.product_id, m.quantity, m.value);
+      state.purchases.delete(event.data.id);
+      return state;
+    case 'SaleUpdated': {
+      for (const m of event.data.stock_moves) moveStock(state, m.product_id, m.quantity, m.value);
+      const entry = state.sales.get(event.data.sale.id);
+      if (entry) {
+        state.clearing = a2(
+          add(sub(state.clearing, d(entry.data.clearing_charge)), d(event.data.sale.clearing_charge)),
+        );
+        entry.data = event.data.sale;
+        entry.agentCityRate = d(event.data.agent_city_rate);
+        entry.currency = event.data.currency;
+        entry.cost = d(event.data.cost);
+        entry.posted.addAll(event.data.postings);
+        entry.allPosted.addAll(event.data.postings);
+      }
+      return state;
+    }
+    case 'SaleDeleted': {
+      for (const m of event.data.stock_moves) moveStock(state, m.product_id, m.quantity, m.value);
+      const entry = state.sales.get(event.data.id);
+      if (entry) state.clearing = a2(sub(state.clearing, d(entry.data.clearing_charge)));
+      state.sales.delete(event.data.id);
       return state;
     }
     case 'ClearingPaidOut':
@@ -168,6 +221,19 @@ export type InventoryCommand =
       saleReturn: EventData<'SaleReturned'>['sale_return'];
     }
   | {
+      type: 'UpdatePurchase';
+      purchase: EventData<'PurchaseRecorded'>['purchase'];
+      city: { rate: string; currency: string };
+    }
+  | { type: 'DeletePurchase'; id: string }
+  | {
+      type: 'UpdateSale';
+      sale: EventData<'SaleRecorded'>['sale'];
+      agentCity: { id: string; rate: string; currency: string };
+      labels: Labels;
+    }
+  | { type: 'DeleteSale'; id: string }
+  | {
       type: 'PayOutClearing';
       payout: EventData<'ClearingPaidOut'>['payout'];
       godownName: string;
@@ -179,6 +245,102 @@ const stockOf = (state: InventoryState, productId: string): Stock =>
 /** What leaving `quantity` units costs at the moving average (all units: exactly all the value). */
 function averageCost(stock: Stock, quantity: Dec): Dec {
   return div(mulExact(stock.value, quantity), stock.quantity, AMOUNT_SCALE);
+}
+
+/** A Godown purchase's own lines: the funder credited, the stock in, a paid amount. */
+function purchaseLines(
+  p: EventData<'PurchaseRecorded'>['purchase'],
+  city: { rate: string; currency: string },
+) {
+  const rate = requirePositive(city.rate, 'City rate');
+  const quantity = requirePositive(p.quantity, 'Quantity');
+  requirePositive(p.rate, 'Rate');
+  const total = mul(quantity, d(p.rate), AMOUNT_SCALE);
+  const value = a2(mulExact(mulExact(quantity, d(p.rate)), rate)); // q*p*rate, rounded once
+  const book = new PostingBook()
+    .post(account.funder(p.funder_id), city.currency, neg(total), rate)
+    .postInr(account.stock(p.godown_id!, p.product_id), value, quantity);
+  const paid = d(p.paid_amount);
+  if (!isZero(paid) && p.collector_id) {
+    book
+      .post(account.funder(p.funder_id), city.currency, paid, rate)
+      .post(account.collector(p.collector_id), city.currency, neg(paid), rate);
+  }
+  return { book, quantity, value };
+}
+
+/** A sale's own lines at a given cost: the agent debited, sales, stock out, cost of sales, clearing. */
+function saleLines(
+  sale: EventData<'SaleRecorded'>['sale'],
+  agentCity: { rate: string; currency: string },
+  cost: Dec,
+) {
+  const quantity = d(sale.quantity);
+  const rate = d(agentCity.rate);
+  const revenue = mul(quantity, d(sale.rate), AMOUNT_SCALE);
+  const revenueInr = a2(mulExact(mulExact(quantity, d(sale.rate)), rate));
+  const clearing = d(sale.clearing_charge);
+  const book = new PostingBook()
+    .post(account.agent(sale.agent_id), agentCity.currency, revenue, rate)
+    .postInr(account.sales, neg(revenueInr))
+    .postInr(account.stock(sale.godown_id, sale.product_id), neg(cost), neg(quantity))
+    .postInr(account.costOfSales, cost);
+  if (!isZero(clearing)) {
+    book
+      .postInr(account.expense('Clearing'), clearing)
+      .postInr(account.clearing(sale.godown_id), neg(clearing));
+  }
+  return book;
+}
+
+type StockMove = { product_id: string; quantity: string; value: string };
+
+/**
+ * Turns lines that move stock into a balanced event: the stock lines are netted per product
+ * and applied so that units never go below zero (refused) and value never goes below zero nor
+ * stays without units; what value could not move that way goes to cost of sales.
+ */
+function settle(
+  state: InventoryState,
+  godownId: string,
+  lines: EventData<'PurchaseRecorded'>['postings'],
+  refuse: (have: Dec, need: Dec) => never,
+): { stock_moves: StockMove[]; postings: EventData<'PurchaseRecorded'>['postings'] } {
+  const prefix = `stock:${godownId}:`;
+  const deltas = new Map<string, { quantity: Dec; value: Dec }>();
+  const book = new PostingBook();
+  for (const line of lines) {
+    if (!line.account.startsWith(prefix)) {
+      book.add(line);
+      continue;
+    }
+    const product = line.account.slice(prefix.length);
+    const cur = deltas.get(product) ?? { quantity: ZERO_Q, value: ZERO_A };
+    deltas.set(product, {
+      quantity: add(cur.quantity, d(line.quantity ?? '0')),
+      value: add(cur.value, d(line.inr)),
+    });
+  }
+  const moves: StockMove[] = [];
+  let residue = ZERO_A;
+  for (const [product, delta] of deltas) {
+    const stock = stockOf(state, product);
+    const quantity = q4(add(stock.quantity, delta.quantity));
+    if (quantity.units < 0n) refuse(stock.quantity, neg(delta.quantity));
+    let value = a2(add(stock.value, delta.value));
+    if (isZero(quantity) || value.units < 0n) value = ZERO_A;
+    const moved = a2(sub(value, stock.value));
+    residue = a2(add(residue, sub(delta.value, moved)));
+    if (isZero(delta.quantity) && isZero(moved)) continue;
+    book.postInr(account.stock(godownId, product), moved, q4(delta.quantity));
+    moves.push({
+      product_id: product,
+      quantity: toFixedString(q4(delta.quantity)),
+      value: toFixedString(moved),
+    });
+  }
+  if (!isZero(residue)) book.postInr(account.costOfSales, residue);
+  return { stock_moves: moves, postings: book.balanced() };
 }
 
 /** The domain does not rely on the HTTP layer: a quantity or rate must be above zero here too. */
@@ -195,20 +357,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
       if (p.type !== 'Godown' || !p.godown_id)
         throw invalid('Only a Godown-type purchase moves a godown’s stock.');
       if (state.purchases.has(p.id)) throw conflict('This purchase is already recorded.');
-      const rate = requirePositive(command.city.rate, 'City rate');
-      const quantity = requirePositive(p.quantity, 'Quantity');
-      requirePositive(p.rate, 'Rate');
-      const total = mul(quantity, d(p.rate), AMOUNT_SCALE);
-      const value = a2(mulExact(mulExact(quantity, d(p.rate)), rate)); // q*p*rate, rounded once
-      const book = new PostingBook()
-        .post(account.funder(p.funder_id), command.city.currency, neg(total), rate)
-        .postInr(account.stock(p.godown_id, p.product_id), value, quantity);
-      const paid = d(p.paid_amount);
-      if (!isZero(paid) && p.collector_id) {
-        book
-          .post(account.funder(p.funder_id), command.city.currency, paid, rate)
-          .post(account.collector(p.collector_id), command.city.currency, neg(paid), rate);
-      }
+      const { book, quantity, value } = purchaseLines(p, command.city);
       return [
         {
           type: 'PurchaseRecorded',
@@ -297,20 +446,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
         const cost = averageCost(working, quantity);
         working.quantity = q4(sub(working.quantity, quantity));
         working.value = a2(sub(working.value, cost));
-        const rate = d(agentCity.rate);
-        const revenue = mul(quantity, d(sale.rate), AMOUNT_SCALE);
-        const revenueInr = a2(mulExact(mulExact(quantity, d(sale.rate)), rate));
-        const clearing = d(sale.clearing_charge);
-        const book = new PostingBook()
-          .post(account.agent(sale.agent_id), agentCity.currency, revenue, rate)
-          .postInr(account.sales, neg(revenueInr))
-          .postInr(account.stock(godownId, productId), neg(cost), neg(quantity))
-          .postInr(account.costOfSales, cost);
-        if (!isZero(clearing)) {
-          book
-            .postInr(account.expense('Clearing'), clearing)
-            .postInr(account.clearing(godownId), neg(clearing));
-        }
+        const book = saleLines(sale, agentCity, cost);
         return {
           type: 'SaleRecorded',
           data: {
@@ -341,10 +477,13 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
         throw conflict(`Only ${format(remaining, 4)} of this sale remain to be returned.`);
       }
       // Back in at the sale's stored cost; the last units bring back exactly what is left of it.
-      const cost =
+      // (never below zero: an edit may have lowered the cost below what earlier returns took back)
+      const cost = max(
+        ZERO_A,
         compare(quantity, remaining) === 0
           ? a2(sub(entry.cost, entry.costReturned))
-          : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE);
+          : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE),
+      );
       const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
       const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
       const book = new PostingBook()
@@ -366,6 +505,132 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
           },
         },
       ];
+    }
+
+    case 'UpdatePurchase': {
+      const p = command.purchase;
+      const entry = state.purchases.get(p.id);
+      if (!entry) throw notFound('Purchase not found.');
+      if (p.type !== 'Godown' || p.godown_id !== entry.data.godown_id) {
+        throw invalid(
+          'The type and the godown of a purchase cannot be changed; delete it and record it again.',
+        );
+      }
+      if (
+        JSON.stringify(p) === JSON.stringify(entry.data) &&
+        command.city.rate === toFixedString(entry.cityRate)
+      )
+        return [];
+      const next = purchaseLines(p, command.city);
+      if (compare(next.quantity, entry.returned) < 0) {
+        throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
+      }
+      const settled = settle(
+        state,
+        p.godown_id!,
+        [...entry.posted.reversal(), ...next.book.lines()],
+        (have, need) => {
+          throw conflict(
+            `Not enough stock to change this purchase: the godown holds ${format(have, 4)} of the product and ${format(need, 4)} would have to leave.`,
+          );
+        },
+      );
+      return [
+        {
+          type: 'PurchaseUpdated',
+          data: { purchase: p, city_rate: command.city.rate, currency: command.city.currency, ...settled },
+        },
+      ];
+    }
+
+    case 'DeletePurchase': {
+      const entry = state.purchases.get(command.id);
+      if (!entry) throw notFound('Purchase not found.');
+      const settled = settle(state, entry.data.godown_id!, entry.allPosted.reversal(), (have, need) => {
+        throw conflict(
+          `This purchase cannot be deleted: ${format(need, 4)} of its units would have to leave the godown, which holds ${format(have, 4)}.`,
+        );
+      });
+      return [{ type: 'PurchaseDeleted', data: { id: command.id, ...settled } }];
+    }
+
+    case 'UpdateSale': {
+      const sale = command.sale;
+      const entry = state.sales.get(sale.id);
+      if (!entry) throw notFound('Sale not found.');
+      if (sale.godown_id !== entry.data.godown_id) {
+        throw invalid('The godown of a sale cannot be changed; delete it and record it again.');
+      }
+      if (
+        JSON.stringify(sale) === JSON.stringify(entry.data) &&
+        command.agentCity.rate === toFixedString(entry.agentCityRate)
+      )
+        return [];
+      const quantity = requirePositive(sale.quantity, 'Quantity');
+      requirePositive(sale.rate, 'Sale rate');
+      requirePositive(command.agentCity.rate, 'City rate');
+      if (compare(quantity, entry.returned) < 0) {
+        throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
+      }
+      // The stock as it would be without this sale, then the sale again at that average cost.
+      const reversal = entry.posted.reversal();
+      const back = reversal.find((l) => l.account === account.stock(sale.godown_id, entry.data.product_id));
+      const working = { ...stockOf(state, sale.product_id) };
+      if (back && sale.product_id === entry.data.product_id) {
+        working.quantity = q4(add(working.quantity, d(back.quantity ?? '0')));
+        working.value = a2(add(working.value, d(back.inr)));
+      }
+      if (compare(quantity, working.quantity) > 0) {
+        throw conflict(
+          `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product} for this sale; it needs ${format(quantity, 4)}.`,
+        );
+      }
+      const clearingAfter = a2(
+        add(sub(state.clearing, d(entry.data.clearing_charge)), d(sale.clearing_charge)),
+      );
+      if (clearingAfter.units < 0n) {
+        throw conflict(
+          'The clearing charge cannot be lowered below what has already been paid out of this godown’s clearing.',
+        );
+      }
+      const cost = averageCost(working, quantity);
+      const settled = settle(
+        state,
+        sale.godown_id,
+        [...reversal, ...saleLines(sale, command.agentCity, cost).lines()],
+        (have, need) => {
+          throw conflict(
+            `Not enough stock: the godown holds ${format(have, 4)} and ${format(need, 4)} would have to leave.`,
+          );
+        },
+      );
+      return [
+        {
+          type: 'SaleUpdated',
+          data: {
+            sale,
+            agent_city_id: command.agentCity.id,
+            agent_city_rate: command.agentCity.rate,
+            currency: command.agentCity.currency,
+            cost: toFixedString(cost),
+            ...settled,
+          },
+        },
+      ];
+    }
+
+    case 'DeleteSale': {
+      const entry = state.sales.get(command.id);
+      if (!entry) throw notFound('Sale not found.');
+      if (compare(d(entry.data.clearing_charge), state.clearing) > 0) {
+        throw conflict('This sale cannot be deleted: its clearing charge has already been paid out.');
+      }
+      const settled = settle(state, entry.data.godown_id, entry.allPosted.reversal(), (have, need) => {
+        throw conflict(
+          `This sale cannot be deleted: its returned units have left the godown again (it holds ${format(have, 4)}, ${format(need, 4)} would have to leave).`,
+        );
+      });
+      return [{ type: 'SaleDeleted', data: { id: command.id, ...settled } }];
     }
 
     case 'PayOutClearing': {

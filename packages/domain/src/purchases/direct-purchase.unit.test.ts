@@ -9,7 +9,7 @@ import {
   initialDirectPurchase,
 } from './direct-purchase.ts';
 
-const [F, A, C, K, P, G] = ['c', 'e', 'd', 'f', 'b', 'a'].map(
+const [F, A, C, , P, G] = ['c', 'e', 'd', 'f', 'b', 'a'].map(
   (x) => `00000000-0000-4000-8000-00000000000${x}`,
 );
 const id = (n: number) => `00000000-0000-4000-9000-${n.toString().padStart(12, '0')}`;
