@@ -202,6 +202,29 @@ const ROUTES: Array<{
     required: [],
   },
   { method: 'DELETE', url: `/api/transactions/incomes/${GHOST}`, required: [] },
+  { method: 'DELETE', url: `/api/transactions/purchases/${GHOST}`, required: [] },
+  { method: 'DELETE', url: `/api/transactions/sales/${GHOST}`, required: [] },
+  {
+    method: 'PUT',
+    url: `/api/transactions/sales/${GHOST}`,
+    body: { sale_date: DATE, agent_id: GHOST, product_id: GHOST, godown_id: GHOST, rate: 1, quantity: 1 },
+    required: [],
+  },
+  {
+    method: 'PUT',
+    url: `/api/transactions/purchases/${GHOST}`,
+    body: {
+      type: 'Direct',
+      purchase_date: DATE,
+      city_id: GHOST,
+      funder_id: GHOST,
+      product_id: GHOST,
+      agent_id: GHOST,
+      rate: 1,
+      quantity: 1,
+    },
+    required: [],
+  },
 ];
 
 /** Values no required field of its kind accepts: wrong types, empty, too long, unstorable, hostile. */

@@ -178,6 +178,54 @@ describe('purchases, sales and returns through the command API', () => {
     expect(res.json().message).toBe('Your role (Collector) cannot change transactions.');
   });
 
+  it('edits a purchase and a sale, and deletes them, releasing the masters they referred to', async () => {
+    const { id: product } = (
+      await t.call('POST', '/api/masters/products', t.adminToken, { name: 'Saffron' })
+    ).json();
+    const p = await post('purchases', purchase({ product_id: product, quantity: 10, rate: 100 }));
+    expect(p.statusCode, p.body).toBe(201);
+    const edited = await t.call(
+      'PUT',
+      `/api/transactions/purchases/${p.json().id}`,
+      t.adminToken,
+      purchase({ product_id: product, quantity: 12, rate: 100 }),
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    const s = await post('sales', sale({ product_id: product, quantity: 5, clearing_charge: 0 }));
+    expect(s.statusCode, s.body).toBe(201);
+    const editedSale = await t.call(
+      'PUT',
+      `/api/transactions/sales/${s.json().id}`,
+      t.adminToken,
+      sale({ product_id: product, quantity: 6, clearing_charge: 0 }),
+    );
+    expect(editedSale.statusCode, editedSale.body).toBe(200);
+    const tooMuch = await t.call(
+      'PUT',
+      `/api/transactions/sales/${s.json().id}`,
+      t.adminToken,
+      sale({ product_id: product, quantity: 13, clearing_charge: 0 }),
+    );
+    expect(tooMuch.statusCode).toBe(409);
+    // The purchase cannot go while its units are sold; after the sale goes, it can.
+    expect(
+      (await t.call('DELETE', `/api/transactions/purchases/${p.json().id}`, t.adminToken)).statusCode,
+    ).toBe(409);
+    expect((await t.call('DELETE', `/api/transactions/sales/${s.json().id}`, t.adminToken)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await t.call('DELETE', `/api/transactions/purchases/${p.json().id}`, t.adminToken)).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.call('DELETE', `/api/transactions/purchases/${p.json().id}`, t.adminToken)).json(),
+    ).toEqual({ message: 'Purchase not found.' });
+    const types = (await inventory()).map((e) => e.type).filter((x) => /Updated|Deleted/.test(x));
+    expect(types).toEqual(['PurchaseUpdated', 'SaleUpdated', 'SaleDeleted', 'PurchaseDeleted']);
+    // Nothing refers to the product any more.
+    expect((await t.call('DELETE', `/api/masters/products/${product}`, t.adminToken)).statusCode).toBe(200);
+  });
+
   it('refuses to delete masters that purchases and sales refer to', async () => {
     const res = await t.call('DELETE', `/api/masters/products/${m.product}`, t.adminToken);
     expect(res.statusCode).toBe(409);

@@ -14,7 +14,10 @@ function referencesOf(event: RecordedEvent): { sourceId: string; rows: Row[] } |
         : [];
     return { sourceId: data.id, rows };
   }
-  if (event.type === 'PurchaseRecorded') {
+  if (event.type === 'PurchaseDeleted' || event.type === 'SaleDeleted') {
+    return { sourceId: (event.data as { id: string }).id, rows: [] };
+  }
+  if (event.type === 'PurchaseRecorded' || event.type === 'PurchaseUpdated') {
     const p = (event.data as { purchase: Record<string, string | null> }).purchase;
     const targets: Array<[string, string | null | undefined]> = [
       ['City', p.city_id],
@@ -26,7 +29,7 @@ function referencesOf(event: RecordedEvent): { sourceId: string; rows: Row[] } |
     ];
     return { sourceId: p.id!, rows: toRows('Purchase', p.id!, targets) };
   }
-  if (event.type === 'SaleRecorded') {
+  if (event.type === 'SaleRecorded' || event.type === 'SaleUpdated') {
     const s = (event.data as { sale: Record<string, string | null> }).sale;
     const targets: Array<[string, string | null | undefined]> = [
       ['Agent', s.agent_id],

@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
-import { account, PostingBook } from '../accounting/postings.ts';
+import { account, Posted, PostingBook } from '../accounting/postings.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -35,7 +35,10 @@ export type DirectPurchaseState =
       currency: string;
       returned: Dec;
       commissionReturned: Dec;
-    };
+      posted: Posted;
+      allPosted: Posted;
+    }
+  | { status: 'deleted' };
 
 export const initialDirectPurchase = (): DirectPurchaseState => ({ status: 'none' });
 
@@ -49,7 +52,21 @@ export function evolveDirectPurchase(state: DirectPurchaseState, event: DomainEv
         currency: event.data.currency,
         returned: zero(QUANTITY_SCALE),
         commissionReturned: zero(AMOUNT_SCALE),
+        posted: new Posted().addAll(event.data.postings),
+        allPosted: new Posted().addAll(event.data.postings),
       };
+    case 'PurchaseUpdated':
+      if (state.status !== 'active') return state;
+      state.posted.addAll(event.data.postings);
+      state.allPosted.addAll(event.data.postings);
+      return {
+        ...state,
+        data: event.data.purchase,
+        cityRate: parseDecimal(event.data.city_rate),
+        currency: event.data.currency,
+      };
+    case 'PurchaseDeleted':
+      return { status: 'deleted' };
     case 'PurchaseReturned': {
       if (state.status !== 'active') return state;
       // The same arithmetic as decide: pro rata, and the last units take what is left.
@@ -64,6 +81,7 @@ export function evolveDirectPurchase(state: DirectPurchaseState, event: DomainEv
               add(state.commissionReturned, div(mulExact(commission, quantity), ordered, AMOUNT_SCALE)),
               AMOUNT_SCALE,
             );
+      state.allPosted.addAll(event.data.postings);
       return { ...state, returned, commissionReturned };
     }
     default:
@@ -73,10 +91,11 @@ export function evolveDirectPurchase(state: DirectPurchaseState, event: DomainEv
 
 export type DirectPurchaseCommand =
   | {
-      type: 'RecordPurchase';
+      type: 'RecordPurchase' | 'UpdatePurchase';
       purchase: EventData<'PurchaseRecorded'>['purchase'];
       city: { rate: string; currency: string };
     }
+  | { type: 'DeletePurchase'; id: string }
   | { type: 'ReturnPurchase'; purchaseReturn: EventData<'PurchaseReturned'>['purchase_return'] };
 
 const positive = (value: string, label: string): Dec => {
@@ -84,6 +103,30 @@ const positive = (value: string, label: string): Dec => {
   if (parsed.units <= 0n) throw invalid(`${label} must be more than 0.`);
   return parsed;
 };
+
+/** A direct purchase's own lines: funder credited, agent debited with goods and commission, commission income. */
+function directLines(
+  p: EventData<'PurchaseRecorded'>['purchase'],
+  city: { rate: string; currency: string },
+): PostingBook {
+  const rate = positive(city.rate, 'City rate');
+  const quantity = positive(p.quantity, 'Quantity');
+  positive(p.rate, 'Rate');
+  const total = mul(quantity, parseDecimal(p.rate), AMOUNT_SCALE);
+  const commission = parseDecimal(p.commission);
+  const cur = city.currency;
+  const book = new PostingBook()
+    .post(account.funder(p.funder_id), cur, neg(total), rate)
+    .post(account.agent(p.agent_id!), cur, add(total, commission), rate)
+    .postInr(account.commissionIncome, neg(mul(commission, rate, AMOUNT_SCALE))); // nominal accounts are INR
+  const paid = parseDecimal(p.paid_amount);
+  if (!isZero(paid) && p.collector_id) {
+    book
+      .post(account.funder(p.funder_id), cur, paid, rate)
+      .post(account.collector(p.collector_id), cur, neg(paid), rate);
+  }
+  return book;
+}
 
 export function decideDirectPurchase(
   command: DirectPurchaseCommand,
@@ -94,33 +137,51 @@ export function decideDirectPurchase(
       const p = command.purchase;
       if (p.type !== 'Direct' || !p.agent_id) throw invalid('A direct purchase needs an agent.');
       if (state.status !== 'none') throw conflict('This purchase is already recorded.');
-      const rate = positive(command.city.rate, 'City rate');
-      const quantity = positive(p.quantity, 'Quantity');
-      positive(p.rate, 'Rate');
-      const total = mul(quantity, parseDecimal(p.rate), AMOUNT_SCALE);
-      const commission = parseDecimal(p.commission);
-      const cur = command.city.currency;
-      const book = new PostingBook()
-        .post(account.funder(p.funder_id), cur, neg(total), rate)
-        .post(account.agent(p.agent_id), cur, add(total, commission), rate)
-        .postInr(account.commissionIncome, neg(mul(commission, rate, AMOUNT_SCALE))); // nominal accounts are INR
-      const paid = parseDecimal(p.paid_amount);
-      if (!isZero(paid) && p.collector_id) {
-        book
-          .post(account.funder(p.funder_id), cur, paid, rate)
-          .post(account.collector(p.collector_id), cur, neg(paid), rate);
-      }
+      const book = directLines(p, command.city);
       return [
         {
           type: 'PurchaseRecorded',
           data: {
             purchase: p,
             city_rate: command.city.rate,
-            currency: cur,
+            currency: command.city.currency,
             stock: null,
             postings: book.balanced(),
           },
         },
+      ];
+    }
+    case 'UpdatePurchase': {
+      const p = command.purchase;
+      if (state.status !== 'active') throw notFound('Purchase not found.');
+      if (p.type !== 'Direct' || !p.agent_id)
+        throw invalid('The type of a purchase cannot be changed; delete it and record it again.');
+      if (JSON.stringify(p) === JSON.stringify(state.data)) return [];
+      if (compare(parseDecimal(p.quantity), state.returned) < 0) {
+        throw conflict(`The quantity cannot be less than the ${format(state.returned, 4)} already returned.`);
+      }
+      const book = new PostingBook();
+      for (const line of [...state.posted.reversal(), ...directLines(p, command.city).lines()])
+        book.add(line);
+      return [
+        {
+          type: 'PurchaseUpdated',
+          data: {
+            purchase: p,
+            city_rate: command.city.rate,
+            currency: command.city.currency,
+            stock_moves: [],
+            postings: book.balanced(),
+          },
+        },
+      ];
+    }
+    case 'DeletePurchase': {
+      if (state.status !== 'active') throw notFound('Purchase not found.');
+      const book = new PostingBook();
+      for (const line of state.allPosted.reversal()) book.add(line);
+      return [
+        { type: 'PurchaseDeleted', data: { id: command.id, stock_moves: [], postings: book.balanced() } },
       ];
     }
     case 'ReturnPurchase': {

@@ -90,3 +90,42 @@ describe('a direct purchase', () => {
     gwt([]).when(ret(6, '1.0000')).thenRefused('not_found', 'Purchase not found.');
   });
 });
+
+describe('editing and deleting a direct purchase', () => {
+  it('reverses what stands and posts the new lines; the type cannot change', () => {
+    const edited = decideDirectPurchase(
+      { type: 'UpdatePurchase', purchase: { ...direct, commission: '20.00' }, city },
+      recorded.reduce(evolveDirectPurchase, initialDirectPurchase()),
+    );
+    expect((edited[0]!.data as EventData<'PurchaseUpdated'>).postings).toEqual([
+      { account: `funder:${F}`, currency: 'INR', amount: '360.00', inr: '360.00' },
+      { account: `agent:${A}`, currency: 'INR', amount: '-370.00', inr: '-370.00' },
+      { account: 'nominal:CommissionIncome', currency: 'INR', amount: '10.00', inr: '10.00' },
+      { account: `funder:${F}`, currency: 'INR', amount: '-360.00', inr: '-360.00' },
+      { account: `agent:${A}`, currency: 'INR', amount: '380.00', inr: '380.00' },
+      { account: 'nominal:CommissionIncome', currency: 'INR', amount: '-20.00', inr: '-20.00' },
+    ]);
+    gwt(recorded)
+      .when({ type: 'UpdatePurchase', purchase: { ...direct, type: 'Godown' }, city })
+      .thenRefused('invalid', /type of a purchase cannot be changed/);
+  });
+
+  it('deletes with its returns in one event, after which nothing can be returned', () => {
+    const first = decideDirectPurchase(
+      ret(2, '1.0000'),
+      recorded.reduce(evolveDirectPurchase, initialDirectPurchase()),
+    );
+    const deleted = decideDirectPurchase(
+      { type: 'DeletePurchase', id: id(1) },
+      [...recorded, ...first].reduce(evolveDirectPurchase, initialDirectPurchase()),
+    );
+    expect((deleted[0]!.data as EventData<'PurchaseDeleted'>).postings).toEqual([
+      { account: `funder:${F}`, currency: 'INR', amount: '240.00', inr: '240.00' },
+      { account: `agent:${A}`, currency: 'INR', amount: '-246.67', inr: '-246.67' },
+      { account: 'nominal:CommissionIncome', currency: 'INR', amount: '6.67', inr: '6.67' },
+    ]);
+    gwt([...recorded, ...first, ...deleted])
+      .when(ret(3, '1.0000'))
+      .thenRefused('not_found', 'Purchase not found.');
+  });
+});

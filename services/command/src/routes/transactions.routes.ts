@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   bulkSaleInput,
   type EventData,
+  type PurchaseInput,
   purchaseInput,
   purchaseReturnInput,
   saleInput,
@@ -28,7 +29,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
 import { execute, type StreamDecider } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
-import { requireActive, toHttp } from './masters.routes.ts';
+import { recordId, requireActive, toHttp } from './masters.routes.ts';
 
 const inventoryDecider: StreamDecider<InventoryState> = {
   initial: initialInventory,
@@ -74,41 +75,46 @@ async function agentCity(deps: CommandDeps, agentId: string, path: string) {
 }
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  /** The masters a purchase names must exist and belong to its city; answers the city's rate. */
+  const purchaseFacts = async (input: PurchaseInput) => {
+    const city = (await requireActive(deps, 'City', input.city_id, 'city_id')) as {
+      rate: string;
+      currency_name: string;
+    };
+    sameCity(
+      input.city_id,
+      (await requireActive(deps, 'Funder', input.funder_id, 'funder_id')) as { city_id: string },
+      'Funder',
+      'funder_id',
+    );
+    await requireActive(deps, 'Product', input.product_id, 'product_id');
+    if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
+    if (input.collector_id) {
+      sameCity(
+        input.city_id,
+        (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as { city_id: string },
+        'Collector',
+        'collector_id',
+      );
+    }
+    if (input.agent_id) {
+      sameCity(
+        input.city_id,
+        (await requireActive(deps, 'Agent', input.agent_id, 'agent_id')) as { city_id: string },
+        'Agent',
+        'agent_id',
+      );
+    }
+    return { rate: city.rate, currency: city.currency_name };
+  };
+
   app.post('/api/transactions/purchases', async (request, reply) => {
     requireWriter(request, 'transactions');
     const input = purchaseInput.parse(request.body);
     try {
-      const city = (await requireActive(deps, 'City', input.city_id, 'city_id')) as {
-        rate: string;
-        currency_name: string;
-      };
-      sameCity(
-        input.city_id,
-        (await requireActive(deps, 'Funder', input.funder_id, 'funder_id')) as { city_id: string },
-        'Funder',
-        'funder_id',
-      );
-      await requireActive(deps, 'Product', input.product_id, 'product_id');
-      if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
-      if (input.collector_id) {
-        sameCity(
-          input.city_id,
-          (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as { city_id: string },
-          'Collector',
-          'collector_id',
-        );
-      }
-      if (input.agent_id) {
-        sameCity(
-          input.city_id,
-          (await requireActive(deps, 'Agent', input.agent_id, 'agent_id')) as { city_id: string },
-          'Agent',
-          'agent_id',
-        );
-      }
+      const cityFacts = await purchaseFacts(input);
       const id = randomUUID();
       const purchase: EventData<'PurchaseRecorded'>['purchase'] = { id, ...input };
-      const cityFacts = { rate: city.rate, currency: city.currency_name };
       const meta = requestMeta(request);
       const { position } =
         input.type === 'Godown'
@@ -123,6 +129,47 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
               decideDirectPurchase({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
             );
       return reply.status(201).send({ id, position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.put<{ Params: { id: string } }>('/api/transactions/purchases/:id', async (request) => {
+    requireWriter(request, 'transactions');
+    const id = recordId(request.params.id, 'Purchase');
+    const input = purchaseInput.parse(request.body);
+    try {
+      const streamId = await locate(deps, 'Purchase', id);
+      const city = await purchaseFacts(input);
+      const purchase: EventData<'PurchaseRecorded'>['purchase'] = { id, ...input };
+      const meta = requestMeta(request);
+      const { position } = streamId.startsWith('inventory-')
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
+            decideInventory({ type: 'UpdatePurchase', purchase, city }, state),
+          )
+        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
+            decideDirectPurchase({ type: 'UpdatePurchase', purchase, city }, state),
+          );
+      return { id, position: position.toString() };
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/transactions/purchases/:id', async (request) => {
+    requireWriter(request, 'transactions');
+    const id = recordId(request.params.id, 'Purchase');
+    try {
+      const streamId = await locate(deps, 'Purchase', id);
+      const meta = requestMeta(request);
+      const { position } = streamId.startsWith('inventory-')
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
+            decideInventory({ type: 'DeletePurchase', id }, state),
+          )
+        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
+            decideDirectPurchase({ type: 'DeletePurchase', id }, state),
+          );
+      return { id, position: position.toString() };
     } catch (error) {
       toHttp(error);
     }
@@ -180,6 +227,68 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     try {
       const { ids, position } = await recordSales(requestMeta(request), input, [input]);
       return reply.status(201).send({ id: ids[0], position: position.toString() });
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.put<{ Params: { id: string } }>('/api/transactions/sales/:id', async (request) => {
+    requireWriter(request, 'transactions');
+    const id = recordId(request.params.id, 'Sale');
+    const input = saleInput.parse(request.body);
+    try {
+      const streamId = await locate(deps, 'Sale', id);
+      const product = (await requireActive(deps, 'Product', input.product_id, 'product_id')) as {
+        name: string;
+      };
+      const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
+      const sale = {
+        id,
+        sale_date: input.sale_date,
+        agent_id: input.agent_id,
+        product_id: input.product_id,
+        godown_id: input.godown_id,
+        rate: input.rate,
+        quantity: input.quantity,
+        clearing_charge: input.clearing_charge,
+        custom_fields: input.custom_fields,
+      };
+      const city = await agentCity(deps, input.agent_id, 'agent_id');
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        streamId,
+        inventoryDecider,
+        (state) =>
+          decideInventory(
+            {
+              type: 'UpdateSale',
+              sale,
+              agentCity: city,
+              labels: { product: product.name, godown: godown.name },
+            },
+            state,
+          ),
+      );
+      return { id, position: position.toString() };
+    } catch (error) {
+      toHttp(error);
+    }
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/transactions/sales/:id', async (request) => {
+    requireWriter(request, 'transactions');
+    const id = recordId(request.params.id, 'Sale');
+    try {
+      const streamId = await locate(deps, 'Sale', id);
+      const { position } = await execute(
+        deps.eventStore,
+        requestMeta(request),
+        streamId,
+        inventoryDecider,
+        (state) => decideInventory({ type: 'DeleteSale', id }, state),
+      );
+      return { id, position: position.toString() };
     } catch (error) {
       toHttp(error);
     }
