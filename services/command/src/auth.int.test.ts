@@ -55,6 +55,14 @@ describe('signing in and staying signed in', () => {
     expect(unknown.json()).toEqual(wrong.json());
   });
 
+  it('answers a login with characters no email can hold with a 400, not a server error', async () => {
+    const res = await t.call('POST', '/api/auth/login', undefined, { email: 'a\u0000b', password: 'x' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { msg: 'Email contains characters that cannot be stored', path: 'email' },
+    ]);
+  });
+
   it('asks for the missing fields', async () => {
     const res = await t.call('POST', '/api/auth/login', undefined, { email: '' });
     expect(res.statusCode).toBe(400);

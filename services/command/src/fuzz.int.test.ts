@@ -385,6 +385,30 @@ describe('every write route under malformed and hostile input', () => {
     console.log('fuzz status counts:', Object.fromEntries([...seen].sort()));
   }, 120_000);
 
+  it('answers every required field of every route, broken every way, with a 4xx (a sweep, not a sample)', async () => {
+    const head = await t.eventStore.headPosition();
+    const failures: string[] = [];
+    for (const route of ROUTES) {
+      for (const field of route.required) {
+        for (const value of NUMERIC.has(field) ? INVALID_NUMBER : INVALID_TEXT) {
+          const res = await t.app.inject({
+            method: route.method,
+            url: route.url,
+            headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+            payload: JSON.stringify({ ...route.body, [field]: value }),
+          });
+          if (res.statusCode < 400 || res.statusCode >= 500 || typeof res.json().message !== 'string') {
+            failures.push(
+              `${route.method} ${route.url} ${field}=${JSON.stringify(value)?.slice(0, 40)} -> ${res.statusCode} ${res.body.slice(0, 120)}`,
+            );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await t.eventStore.headPosition()).toBe(head);
+  }, 120_000);
+
   it('stores hostile but legitimate text exactly, and refuses text Postgres cannot hold', async () => {
     const names = [
       "Robert'); DROP TABLE es.events;--",

@@ -1,3 +1,4 @@
+import { isStorableText } from '@bahi/contracts';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,7 +7,13 @@ import type { CommandDeps } from '../deps.ts';
 import { requestMeta } from '../request-meta.ts';
 
 const loginInput = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254).toLowerCase(),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(254, 'Email can be at most 254 characters')
+    .refine(isStorableText, 'Email contains characters that cannot be stored')
+    .toLowerCase(),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 
