@@ -88,7 +88,13 @@ const saleRecord = z.object({
   clearing_charge: decimal,
   custom_fields: z.record(z.string(), z.unknown()),
 });
-const returnFields = { id: z.uuid(), quantity: decimal, return_date: date, remarks: nullableText };
+const returnFields = {
+  id: z.uuid(),
+  quantity: decimal,
+  return_date: date,
+  remarks: nullableText,
+  custom_fields: z.record(z.string(), z.unknown()).optional(),
+};
 const purchaseReturnRecord = z.object({ ...returnFields, purchase_id: z.uuid() });
 const saleReturnRecord = z.object({ ...returnFields, sale_id: z.uuid() });
 

@@ -104,6 +104,7 @@ export const purchaseReturnInput = z.object({
   quantity: positiveQuantity('Return quantity'),
   return_date: businessDate('Return date'),
   remarks: optionalText('Remarks'),
+  custom_fields: customFields,
 });
 
 export const saleReturnInput = z.object({
@@ -111,6 +112,7 @@ export const saleReturnInput = z.object({
   quantity: positiveQuantity('Return quantity'),
   return_date: businessDate('Return date'),
   remarks: optionalText('Remarks'),
+  custom_fields: customFields,
 });
 
 export type PurchaseInput = z.infer<typeof purchaseInput>;

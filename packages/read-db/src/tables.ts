@@ -35,9 +35,22 @@ export interface RecordStreamsTable {
   stream_id: string;
 }
 
+/** Custom field definitions as they stand (deleted ones kept, flagged). */
+export interface CustomFieldDefinitionsTable {
+  id: string;
+  name: string;
+  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
+  is_required: boolean;
+  options: ColumnType<string[] | null, string | null, string | null>;
+  entity_types: ColumnType<string[], string, string>;
+  deleted: Generated<boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
   master_references: MasterReferencesTable;
   record_streams: RecordStreamsTable;
+  custom_field_definitions: CustomFieldDefinitionsTable;
 }

@@ -101,7 +101,10 @@ describe.skipIf(!url)('transactions under concurrency on Postgres', () => {
       ),
     );
     const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(
+      codes.filter((c) => c === 201),
+      results.map((r) => r.body).join('\n'),
+    ).toHaveLength(10);
     expect(codes.filter((c) => c === 409)).toHaveLength(10);
     for (const r of results.filter((x) => x.statusCode === 409)) {
       expect(r.json().message).toBe('Only 0.0000 of this purchase remain to be returned.');

@@ -235,4 +235,63 @@ describe('purchases, sales and returns through the command API', () => {
     const godown = await t.call('DELETE', `/api/masters/godowns/${m.godown}`, t.adminToken);
     expect(godown.statusCode).toBe(409);
   });
+
+  it('checks custom field values against their definitions, and stops asking once a definition is deleted', async () => {
+    expect((await post('purchases', purchase({ quantity: 10 }))).statusCode).toBe(201);
+    const grade = await t.call('POST', '/api/masters/custom-fields', t.adminToken, {
+      name: 'Grade',
+      type: 'SELECT',
+      options: ['A', 'B'],
+      is_required: true,
+      entity_types: ['Sale'],
+    });
+    const lot = await t.call('POST', '/api/masters/custom-fields', t.adminToken, {
+      name: 'Lot date',
+      type: 'DATE',
+      entity_types: ['Sale', 'Purchase'],
+    });
+    const [gradeId, lotId] = [grade.json().id, lot.json().id];
+    // The client sends the last position it wrote, as the UI's API client does.
+    const seen = { 'x-bahi-position': lot.json().position };
+    const postSeen = (path: string, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/transactions/${path}`,
+        headers: { authorization: `Bearer ${t.adminToken}`, ...seen },
+        payload: body as object,
+      });
+    const missing = await postSeen('sales', sale({ quantity: 1, clearing_charge: 0 }));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({
+      message: 'Some custom fields are not valid.',
+      errors: [{ msg: 'Grade is required', path: `custom_fields.${gradeId}` }],
+    });
+    const wrong = await post(
+      'sales',
+      sale({ quantity: 1, clearing_charge: 0, custom_fields: { [gradeId]: 'C' } }),
+    );
+    expect(wrong.json().errors).toEqual([
+      { msg: 'Grade must be one of: A, B', path: `custom_fields.${gradeId}` },
+    ]);
+    const ok = await post(
+      'sales',
+      sale({
+        quantity: 1,
+        clearing_charge: 0,
+        custom_fields: { [gradeId]: 'A', [lotId]: '2026-11-01T00:00:00.000Z' },
+      }),
+    );
+    expect(ok.statusCode, ok.body).toBe(201);
+    const recorded = (await inventory()).find(
+      (e) => e.type === 'SaleRecorded' && (e.data as EventData<'SaleRecorded'>).sale.id === ok.json().id,
+    )!;
+    expect((recorded.data as EventData<'SaleRecorded'>).sale.custom_fields).toEqual({
+      [gradeId]: 'A',
+      [lotId]: '2026-11-01',
+    });
+    const removed = await t.call('DELETE', `/api/masters/custom-fields/${gradeId}`, t.adminToken);
+    expect(removed.statusCode).toBe(200);
+    seen['x-bahi-position'] = removed.json().position; // the client's last write is now the delete
+    expect((await postSeen('sales', sale({ quantity: 1, clearing_charge: 0 }))).statusCode).toBe(201);
+  });
 });

@@ -1,12 +1,18 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
+import { customFieldDefinitions } from './custom-field-definitions.projection.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
 import { masterReferences } from './master-references.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
 import { recordStreams } from './record-streams.projection.ts';
 
-export const allProjections: readonly Projection[] = [eventTypeCounts, masterReferences, recordStreams];
+export const allProjections: readonly Projection[] = [
+  eventTypeCounts,
+  masterReferences,
+  recordStreams,
+  customFieldDefinitions,
+];
 
 export interface Projector {
   stop(): Promise<void>;

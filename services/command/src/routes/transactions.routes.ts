@@ -9,6 +9,8 @@ import {
   saleReturnInput,
 } from '@bahi/contracts';
 import {
+  type CustomFieldEntity,
+  checkCustomFields,
   type DirectPurchaseState,
   decideDirectPurchase,
   decideInventory,
@@ -28,7 +30,7 @@ import { requireWriter } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
 import { execute, type StreamDecider } from '../execute.ts';
-import { requestMeta } from '../request-meta.ts';
+import { clientPosition, requestMeta } from '../request-meta.ts';
 import { recordId, requireActive, toHttp } from './masters.routes.ts';
 
 const inventoryDecider: StreamDecider<InventoryState> = {
@@ -63,6 +65,37 @@ async function locate(deps: CommandDeps, kind: 'Purchase' | 'Sale', id: string):
   }
   if (!row) throw notFound(`${kind} not found.`);
   return row.stream_id;
+}
+
+/**
+ * Custom field values checked against the definitions that apply, as the read model has
+ * them once it has reached the position the client last wrote (so a definition the user
+ * just made is always known). A field the read model still does not know is worth waiting
+ * for the head of the log; waiting for the head on every write would make busy writers chase
+ * a head that keeps moving.
+ */
+export async function customFields(
+  deps: CommandDeps,
+  entity: CustomFieldEntity,
+  values: Record<string, unknown>,
+  seen?: bigint,
+) {
+  const definitions = () =>
+    deps.readDb
+      .selectFrom('custom_field_definitions')
+      .select(['id', 'name', 'type', 'is_required', 'options', 'entity_types'])
+      .where('deleted', '=', false)
+      .execute();
+  if (seen !== undefined) {
+    const head = await deps.eventStore.headPosition();
+    await waitForProjections(deps.readDb, ['custom_field_definitions'], seen < head ? seen : head);
+  }
+  const known = await definitions();
+  if (Object.keys(values).every((key) => known.some((d) => d.id === key))) {
+    return checkCustomFields(entity, values, known);
+  }
+  await waitForProjections(deps.readDb, ['custom_field_definitions'], await deps.eventStore.headPosition());
+  return checkCustomFields(entity, values, await definitions());
 }
 
 async function agentCity(deps: CommandDeps, agentId: string, path: string) {
@@ -114,7 +147,11 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     try {
       const cityFacts = await purchaseFacts(input);
       const id = randomUUID();
-      const purchase: EventData<'PurchaseRecorded'>['purchase'] = { id, ...input };
+      const purchase: EventData<'PurchaseRecorded'>['purchase'] = {
+        id,
+        ...input,
+        custom_fields: await customFields(deps, 'Purchase', input.custom_fields, clientPosition(request)),
+      };
       const meta = requestMeta(request);
       const { position } =
         input.type === 'Godown'
@@ -141,7 +178,11 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     try {
       const streamId = await locate(deps, 'Purchase', id);
       const city = await purchaseFacts(input);
-      const purchase: EventData<'PurchaseRecorded'>['purchase'] = { id, ...input };
+      const purchase: EventData<'PurchaseRecorded'>['purchase'] = {
+        id,
+        ...input,
+        custom_fields: await customFields(deps, 'Purchase', input.custom_fields, clientPosition(request)),
+      };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
         ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
@@ -225,7 +266,10 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     requireWriter(request, 'transactions');
     const input = saleInput.parse(request.body);
     try {
-      const { ids, position } = await recordSales(requestMeta(request), input, [input]);
+      const fields = await customFields(deps, 'Sale', input.custom_fields, clientPosition(request));
+      const { ids, position } = await recordSales(requestMeta(request), { ...input, custom_fields: fields }, [
+        input,
+      ]);
       return reply.status(201).send({ id: ids[0], position: position.toString() });
     } catch (error) {
       toHttp(error);
@@ -251,7 +295,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         rate: input.rate,
         quantity: input.quantity,
         clearing_charge: input.clearing_charge,
-        custom_fields: input.custom_fields,
+        custom_fields: await customFields(deps, 'Sale', input.custom_fields, clientPosition(request)),
       };
       const city = await agentCity(deps, input.agent_id, 'agent_id');
       const { position } = await execute(
@@ -310,7 +354,16 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     const input = purchaseReturnInput.parse(request.body);
     try {
       const streamId = await locate(deps, 'Purchase', input.purchase_id);
-      const purchaseReturn = { id: randomUUID(), ...input };
+      const purchaseReturn = {
+        id: randomUUID(),
+        ...input,
+        custom_fields: await customFields(
+          deps,
+          'PurchaseReturn',
+          input.custom_fields,
+          clientPosition(request),
+        ),
+      };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
         ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
@@ -330,7 +383,11 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     const input = saleReturnInput.parse(request.body);
     try {
       const streamId = await locate(deps, 'Sale', input.sale_id);
-      const saleReturn = { id: randomUUID(), ...input };
+      const saleReturn = {
+        id: randomUUID(),
+        ...input,
+        custom_fields: await customFields(deps, 'SaleReturn', input.custom_fields, clientPosition(request)),
+      };
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
