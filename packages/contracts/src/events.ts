@@ -326,6 +326,8 @@ export const eventSchemas = {
       expires_at: text.nullable(),
     }),
   },
+  /** A standalone process started on this data directory (an audit trail of restarts). */
+  StandaloneStarted: { version: 1, schema: z.object({ pid: z.number().int(), frontendsBuilt: z.boolean() }) },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

@@ -1,6 +1,7 @@
 import type { EventData } from '@bahi/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandTestApp, commandTestApp } from './testing/command-app.ts';
+import { expectOnlyRegisteredEvents } from './testing/registered-events.ts';
 
 describe('cash movements through the command API', () => {
   let t: CommandTestApp;
@@ -239,5 +240,9 @@ describe('cash movements through the command API', () => {
     const res = await t.call('DELETE', `/api/masters/collectors/${m.k2}`, t.adminToken);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/Collector "Ravi" cannot be deleted: .*transfer/);
+  });
+
+  it('wrote only registered event types, each passing its schema', async () => {
+    expect(await expectOnlyRegisteredEvents(t.eventStore)).toBeGreaterThan(5);
   });
 });

@@ -1,6 +1,7 @@
 import type { EventData } from '@bahi/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandTestApp, commandTestApp } from './testing/command-app.ts';
+import { expectOnlyRegisteredEvents } from './testing/registered-events.ts';
 
 describe('purchases, sales and returns through the command API', () => {
   let t: CommandTestApp;
@@ -293,5 +294,9 @@ describe('purchases, sales and returns through the command API', () => {
     expect(removed.statusCode).toBe(200);
     seen['x-bahi-position'] = removed.json().position; // the client's last write is now the delete
     expect((await postSeen('sales', sale({ quantity: 1, clearing_charge: 0 }))).statusCode).toBe(201);
+  });
+
+  it('wrote only registered event types, each passing its schema', async () => {
+    expect(await expectOnlyRegisteredEvents(t.eventStore)).toBeGreaterThan(5);
   });
 });

@@ -6,6 +6,7 @@ import {
   PUBLIC_API_PATHS,
   registerCommandRoutes,
 } from '@bahi/command';
+import { eventSchemas } from '@bahi/contracts';
 import { startProjector } from '@bahi/projector';
 import { registerQueryRoutes } from '@bahi/query';
 import { startReportsWorker } from '@bahi/reports-worker';
@@ -101,7 +102,13 @@ export async function startStandalone(
 
     await storage.eventStore.append(
       'system-standalone',
-      [{ type: 'StandaloneStarted', data: { pid: process.pid, frontendsBuilt: frontends.built } }],
+      [
+        {
+          type: 'StandaloneStarted',
+          data: { pid: process.pid, frontendsBuilt: frontends.built },
+          metadata: { schemaVersion: eventSchemas.StandaloneStarted.version },
+        },
+      ],
       'any',
     );
 
