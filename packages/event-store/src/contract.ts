@@ -186,6 +186,11 @@ export function eventStoreContract(target: ContractTarget): void {
       expect(got.map((e) => e.type)).toEqual(['past0', 'past1', 'live0', 'live1', 'live2']);
     });
 
+    it('answers the head as the last committed position', async () => {
+      const r = await store.append(stream('head'), [ev('x'), ev('y')], 'no_stream');
+      expect(await store.headPosition()).toBe(r.position);
+    });
+
     it('resumes a subscription strictly after the given position', async () => {
       const id = stream('resume');
       const r = await store.append(id, [ev('a'), ev('b'), ev('c')], 'no_stream');

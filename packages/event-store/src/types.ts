@@ -61,7 +61,11 @@ export interface EventStore {
   /** Events of $all strictly after a position (0n = from the start), in position order. */
   readAll(afterPosition: bigint, limit: number): Promise<RecordedEvent[]>;
   subscribe(afterPosition: bigint, options?: SubscribeOptions): Subscription;
-  /** Position of the last event a reader of $all can see now (0n when empty). */
+  /**
+   * Position of the last committed event (0n when empty): what "everything written so far"
+   * means for a read-your-writes wait or a lag figure. A reader of $all may pass it a moment
+   * later, once no older transaction is still open.
+   */
   headPosition(): Promise<bigint>;
   close(): Promise<void>;
 }

@@ -44,6 +44,63 @@ async function inTurn<T>(store: EventStore, streamId: string, fn: () => Promise<
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Folded state of recently written streams, per store: a godown's inventory stream holds
+ * its whole history, and folding it anew on every write would make each write slower than
+ * the last. Used only inside a stream's turn (the inventory fold mutates its state), it
+ * reads just the events after the cached version; other processes' appends arrive that way
+ * too, and the expected version still catches any race. Bounded, least recently used first out.
+ */
+let cachedStreams = 500;
+
+/** How many streams' folded state each process keeps (0: none). For benchmarks and operators. */
+export function setStreamCacheSize(size: number): void {
+  cachedStreams = size;
+}
+interface Cached {
+  evolve: StreamDecider<unknown>['evolve'];
+  state: unknown;
+  version: bigint;
+  last: RecordedEvent;
+}
+const caches = new WeakMap<EventStore, Map<string, Cached>>();
+
+async function loadCached<S>(
+  store: EventStore,
+  streamId: string,
+  decider: StreamDecider<S>,
+): Promise<{ state: S; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
+  let cache = caches.get(store);
+  if (!cache) {
+    cache = new Map();
+    caches.set(store, cache);
+  }
+  const hit = cache.get(streamId);
+  cache.delete(streamId);
+  if (!hit || hit.evolve !== decider.evolve) {
+    const loaded = await loadStream(store, streamId, decider);
+    if (loaded.last)
+      remember(cache, streamId, {
+        evolve: decider.evolve as Cached['evolve'],
+        state: loaded.state,
+        version: loaded.last.streamVersion,
+        last: loaded.last,
+      });
+    return loaded;
+  }
+  const newer = await store.readStream(streamId, { fromVersion: hit.version + 1n });
+  let state = hit.state as S;
+  for (const event of newer) state = decider.evolve(state, parseEvent(event.type, event.data)); // throws: entry already out
+  const last = newer.at(-1) ?? hit.last;
+  remember(cache, streamId, { ...hit, state, version: last.streamVersion, last });
+  return { state, version: last.streamVersion, last };
+}
+
+function remember(cache: Map<string, Cached>, streamId: string, entry: Cached): void {
+  cache.set(streamId, entry);
+  while (cache.size > cachedStreams) cache.delete(cache.keys().next().value!);
+}
+
 /** A stream folded to its current state, with the version to append after. */
 export async function loadStream<S>(
   store: EventStore,
@@ -70,7 +127,7 @@ export function execute<S>(
 ): Promise<{ position: bigint; events: DomainEvent[] }> {
   return inTurn(store, streamId, async () => {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { state, version, last } = await loadStream(store, streamId, decider);
+      const { state, version, last } = await loadCached(store, streamId, decider);
       const events = decide(state);
       if (events.length === 0) return { position: last?.position ?? 0n, events };
       const toAppend = events.map((event) => {

@@ -128,7 +128,10 @@ export class PostgresEventStore implements EventStore {
 
   async headPosition(): Promise<bigint> {
     const { rows } = await this.#sql.query<{ position: string }>(
-      `SELECT global_position::text AS position FROM es.events WHERE ${VISIBLE} ORDER BY global_position DESC LIMIT 1`,
+      // Committed, not the xmin-safe frontier: "everything written before now" is what a
+      // read-your-writes wait and a lag figure need; subscribers pass it once older
+      // transactions end.
+      'SELECT global_position::text AS position FROM es.events ORDER BY global_position DESC LIMIT 1',
     );
     return rows[0] ? BigInt(rows[0].position) : 0n;
   }
