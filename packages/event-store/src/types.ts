@@ -92,7 +92,3 @@ export class DuplicateEventIdError extends Error {
     super(`Stream ${streamId}: event ids already stored elsewhere: ${eventIds.join(', ')}`);
   }
 }
-
-export function isStreamId(value: string): boolean {
-  return value.length > 0 && value.length <= 500 && !value.startsWith('$');
-}
