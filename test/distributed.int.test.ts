@@ -137,6 +137,20 @@ describe.skipIf(!databaseUrl)('distributed services', () => {
     expect(noDb.output()).toMatch(/DATABASE_URL: is required/);
     expect(await noRedis.exited).toBe(1);
     expect(noRedis.output()).toMatch(/REDIS_URL: is required by the reports-worker service/);
+    const noAdmin = run(
+      'npm',
+      ['run', 'start:command'],
+      {
+        DATABASE_URL: db.url,
+        BAHI_JWT_SECRET: 'a-test-secret-that-is-long-enough-for-hs256',
+        BAHI_ADMIN_EMAIL: '',
+        BAHI_ADMIN_PASSWORD: '',
+        PORT: String(await freePort()),
+      },
+      root,
+    );
+    expect(await noAdmin.exited).toBe(1);
+    expect(noAdmin.output()).toMatch(/BAHI_ADMIN_EMAIL: is required by the command service/);
   }, 60_000);
 });
 
