@@ -47,10 +47,75 @@ export interface CustomFieldDefinitionsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** numeric columns: written as exact text, read back as text. */
+type Numeric = ColumnType<string, string, string>;
+type CreatedAt = ColumnType<Date, Date | string, Date | string>;
+
+export interface CitiesTable {
+  id: string;
+  name: string;
+  currency_name: string;
+  rate: Numeric;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface PartiesTable {
+  id: string;
+  kind: 'Funder' | 'Agent' | 'Collector' | 'Godown';
+  name: string;
+  city_id: string | null;
+  joining_date: ColumnType<string | null, string | null, string | null>;
+  address: string | null;
+  narration: string | null;
+  phone: string | null;
+  opening_balance: Numeric;
+  salary_per_month: ColumnType<string | null, string | null, string | null>;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  role: string;
+  is_active: boolean;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface JournalTable {
+  position: Int8;
+  line: number;
+  event_type: string;
+  record_id: string;
+  business_date: ColumnType<string, string, string>;
+  recorded_at: CreatedAt;
+  account: string;
+  currency: string;
+  amount: Numeric;
+  inr: Numeric;
+  quantity: ColumnType<string | null, string | null, string | null>;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
   master_references: MasterReferencesTable;
   record_streams: RecordStreamsTable;
   custom_field_definitions: CustomFieldDefinitionsTable;
+  cities: CitiesTable;
+  products: ProductsTable;
+  parties: PartiesTable;
+  users: UsersTable;
+  journal: JournalTable;
 }

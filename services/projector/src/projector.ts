@@ -2,7 +2,9 @@ import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import { customFieldDefinitions } from './custom-field-definitions.projection.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
+import { journal } from './journal.projection.ts';
 import { masterReferences } from './master-references.projection.ts';
+import { masters } from './masters.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
 import { recordStreams } from './record-streams.projection.ts';
@@ -12,6 +14,8 @@ export const allProjections: readonly Projection[] = [
   masterReferences,
   recordStreams,
   customFieldDefinitions,
+  masters,
+  journal,
 ];
 
 export interface Projector {

@@ -2,6 +2,7 @@ import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { registerMasterListRoutes } from './masters.routes.ts';
 
 export interface QueryDeps {
   eventStore: EventStore;
@@ -18,4 +19,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
     signedIn(request);
     return deps.license.current();
   });
+  await registerMasterListRoutes(app, deps);
 }

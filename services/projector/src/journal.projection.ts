@@ -1,0 +1,94 @@
+import type { Posting } from '@bahi/contracts';
+import type { RecordedEvent } from '@bahi/event-store';
+import { sql } from 'kysely';
+import type { Projection } from './projection.ts';
+
+/**
+ * The record an event's postings belong to and the business date they count on. Returns
+ * count on the day of the return but belong to their purchase or sale (a delete undoes them
+ * with it); a delete carries no date, so it counts on its record's last known date.
+ */
+function recordOf(event: RecordedEvent): { id: string; date: string | undefined } | undefined {
+  const d = event.data as Record<string, Record<string, string> | string | undefined>;
+  const from = (key: string, dateKey: string) => {
+    const record = d[key] as Record<string, string> | undefined;
+    return record ? { id: record.id!, date: record[dateKey] } : undefined;
+  };
+  switch (event.type) {
+    case 'PurchaseRecorded':
+    case 'PurchaseUpdated':
+      return from('purchase', 'purchase_date');
+    case 'SaleRecorded':
+    case 'SaleUpdated':
+      return from('sale', 'sale_date');
+    case 'PurchaseReturned': {
+      const r = d.purchase_return as Record<string, string>;
+      return { id: r.purchase_id!, date: r.return_date };
+    }
+    case 'SaleReturned': {
+      const r = d.sale_return as Record<string, string>;
+      return { id: r.sale_id!, date: r.return_date };
+    }
+    case 'PaymentRecorded':
+      return from('payment', 'payment_date');
+    case 'ClearingPaidOut':
+      return from('payout', 'payout_date');
+    case 'SalaryPaid':
+      return from('salary_payment', 'payment_date');
+    case 'TransferRecorded':
+      return from('transfer', 'transfer_date');
+    case 'ExpenseRecorded':
+    case 'ExpenseUpdated':
+      return from('entry', 'expense_date');
+    case 'IncomeRecorded':
+    case 'IncomeUpdated':
+      return from('entry', 'income_date');
+    case 'PurchaseDeleted':
+    case 'SaleDeleted':
+    case 'ExpenseDeleted':
+    case 'IncomeDeleted':
+      return { id: d.id as string, date: undefined };
+    default:
+      return undefined;
+  }
+}
+
+/** Every posting line of every event: the source of balances, ledgers and the day-wise books. */
+export const journal: Projection = {
+  name: 'journal',
+  async apply(tx, events) {
+    for (const event of events) {
+      const postings = (event.data as { postings?: Posting[] }).postings;
+      const record = recordOf(event);
+      if (!postings || postings.length === 0 || !record) continue;
+      let date = record.date;
+      if (!date) {
+        const last = await tx
+          .selectFrom('journal')
+          .select(sql<string>`business_date::text`.as('business_date'))
+          .where('record_id', '=', record.id)
+          .orderBy('position', 'desc')
+          .executeTakeFirst();
+        date = last ? last.business_date : event.metadata.recordedAt.slice(0, 10);
+      }
+      await tx
+        .insertInto('journal')
+        .values(
+          postings.map((p, line) => ({
+            position: event.position,
+            line,
+            event_type: event.type,
+            record_id: record.id,
+            business_date: date!,
+            recorded_at: event.metadata.recordedAt,
+            account: p.account,
+            currency: p.currency,
+            amount: p.amount,
+            inr: p.inr,
+            quantity: p.quantity ?? null,
+          })),
+        )
+        .execute();
+    }
+  },
+};

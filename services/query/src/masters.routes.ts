@@ -1,0 +1,169 @@
+import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
+import { HttpError, signedIn } from '@bahi/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { QueryDeps } from './routes.ts';
+
+/** Paging and filters of every list (spec section 7): page 1-based, limit 15 by default, -1 for all. */
+export const listQuery = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page starts at 1').default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
+    .default(15),
+  search: z.string().trim().max(200).optional(),
+  city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
+});
+
+const PARTY_KINDS = {
+  funders: 'Funder',
+  agents: 'Agent',
+  collectors: 'Collector',
+  godowns: 'Godown',
+} as const;
+
+/**
+ * Reading one's own writes: a request that carries X-Bahi-Position waits (bounded) until the
+ * read models it reads have reached that position.
+ */
+export async function readAfterClientPosition(
+  deps: QueryDeps,
+  request: FastifyRequest,
+  projections: string[],
+) {
+  const header = request.headers['x-bahi-position'];
+  if (typeof header !== 'string' || !/^\d{1,19}$/.test(header)) return;
+  const head = await deps.eventStore.headPosition();
+  const target = BigInt(header) < head ? BigInt(header) : head;
+  try {
+    await waitForProjections(deps.readDb, projections, target, 2000);
+  } catch (error) {
+    if (error instanceof ProjectionBehindError)
+      throw new HttpError(503, `${error.message} Please try again in a moment.`);
+    throw error;
+  }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function registerMasterListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  app.get('/api/auth/profile', async (request) => {
+    const me = signedIn(request);
+    await readAfterClientPosition(deps, request, ['masters']);
+    const row = await deps.readDb
+      .selectFrom('users')
+      .select(['id', 'name', 'email', 'phone', 'role', 'is_active'])
+      .where('id', '=', me.id)
+      .executeTakeFirst();
+    return row ?? { id: me.id, name: me.name, email: me.email, phone: null, role: me.role, is_active: true };
+  });
+
+  app.get<{ Params: { kind: string } }>('/api/masters/:kind', async (request) => {
+    const me = signedIn(request);
+    const { kind } = request.params;
+    const q = listQuery.parse(request.query);
+    await readAfterClientPosition(deps, request, ['masters', 'journal', 'custom_field_definitions']);
+    const page = <T>(rows: T[], total: number) => ({ data: rows, totalItems: total });
+    const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
+    const like = q.search ? `%${escapeLike(q.search)}%` : undefined;
+
+    if (kind === 'cities' || kind === 'products') {
+      const table = kind;
+      let base = deps.readDb.selectFrom(table).where('deleted', '=', false);
+      if (like) base = base.where('name', 'ilike', like);
+      const total = Number(
+        (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+      );
+      let rows = base.selectAll().orderBy('name').orderBy('id');
+      if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
+      const data = (await rows.execute()).map((r) =>
+        kind === 'cities'
+          ? {
+              id: r.id,
+              name: r.name,
+              currency_name: (r as { currency_name: string }).currency_name,
+              rate: (r as { rate: string }).rate,
+            }
+          : { id: r.id, name: r.name },
+      );
+      return page(data, total);
+    }
+
+    if (kind === 'users') {
+      if (me.role !== 'Admin') throw new HttpError(403, `Your role (${me.role}) cannot see users.`);
+      let base = deps.readDb.selectFrom('users').where('deleted', '=', false);
+      if (like) base = base.where((eb) => eb.or([eb('name', 'ilike', like), eb('email', 'ilike', like)]));
+      const total = Number(
+        (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+      );
+      let rows = base
+        .select(['id', 'name', 'email', 'phone', 'role', 'is_active'])
+        .orderBy('name')
+        .orderBy('id');
+      if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
+      return page(await rows.execute(), total);
+    }
+
+    if (kind === 'custom-fields') {
+      // A plain list (spec section 7).
+      return deps.readDb
+        .selectFrom('custom_field_definitions')
+        .select(['id', 'name', 'type', 'is_required', 'options', 'entity_types'])
+        .where('deleted', '=', false)
+        .orderBy('name')
+        .execute();
+    }
+
+    const partyKind = PARTY_KINDS[kind as keyof typeof PARTY_KINDS];
+    if (!partyKind) throw new HttpError(404, `There is no master list called "${kind}".`);
+    const prefix = partyKind === 'Godown' ? 'godown' : partyKind.toLowerCase();
+    let base = deps.readDb
+      .selectFrom('parties as p')
+      .leftJoin('cities as c', 'c.id', 'p.city_id')
+      .where('p.kind', '=', partyKind)
+      .where('p.deleted', '=', false);
+    if (like) base = base.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.phone', 'ilike', like)]));
+    if (q.city_id) base = base.where('p.city_id', '=', q.city_id);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    let rows = base
+      .select([
+        'p.id',
+        'p.name',
+        'p.city_id',
+        'p.phone',
+        'p.address',
+        'p.narration',
+        sql<string | null>`p.joining_date::text`.as('joining_date'),
+        sql<string>`p.opening_balance::text`.as('opening_balance'),
+        sql<string | null>`p.salary_per_month::text`.as('salary_per_month'),
+        'c.name as city_name',
+        'c.currency_name',
+        // Movements on the party's account, on its normal side (ACCOUNTING.md section 3):
+        // what the business owes a funder is its credits, the rest count debits.
+        sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text), 0)::numeric(20, 2)::text`.as(
+          'movements',
+        ),
+      ])
+      .orderBy('p.name')
+      .orderBy('p.id');
+    if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
+    const data = (await rows.execute()).map((r) => ({
+      id: r.id,
+      name: r.name,
+      city_id: r.city_id,
+      city: r.city_id ? { id: r.city_id, name: r.city_name, currency_name: r.currency_name } : null,
+      joining_date: r.joining_date,
+      address: r.address,
+      narration: r.narration,
+      phone: r.phone,
+      opening_balance: r.opening_balance,
+      balance: { amount: r.movements },
+      ...(partyKind === 'Collector' ? { salary_per_month: r.salary_per_month } : {}),
+    }));
+    return page(data, total);
+  });
+}

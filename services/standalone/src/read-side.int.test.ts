@@ -1,0 +1,184 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Standalone, startStandalone } from './standalone.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
+type Body = any;
+
+/** The read side as the UI uses it: write through the command routes, read the lists back. */
+describe('master lists', () => {
+  let dir: string;
+  let bahi: Standalone;
+  let admin: string;
+  let last = '0';
+  const call = async (method: string, path: string, body?: unknown, token = admin) => {
+    const res = await fetch(`${bahi.url}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-bahi-position': last,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as Body;
+    if (method !== 'GET' && res.status < 300) last = json.position; // as the UI's API client does
+    return { status: res.status, body: json as Body };
+  };
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bahi-read-'));
+    bahi = await startStandalone(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BAHI_DATA_DIR: join(dir, 'data'),
+        BAHI_FRONTENDS_DIR: join(dir, 'none'),
+      },
+      { logger: false },
+    );
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: bahi.config.BAHI_ADMIN_EMAIL,
+        password: bahi.config.BAHI_ADMIN_PASSWORD,
+      }),
+    });
+    admin = ((await login.json()) as { token: string }).token;
+    const mk = async (kind: string, body: unknown) => {
+      const r = await call('POST', `/masters/${kind}`, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.id as string;
+    };
+    ids.karachi = await mk('cities', { name: 'Karachi', currency_name: 'PKR', rate: '0.3' });
+    ids.mumbai = await mk('cities', { name: 'Mumbai', currency_name: 'INR', rate: 1 });
+    ids.asha = await mk('funders', {
+      name: 'Asha',
+      city_id: ids.karachi,
+      phone: '0300-1234567',
+      opening_balance: 500,
+    });
+    ids.bala = await mk('funders', { name: 'Bala', city_id: ids.mumbai });
+    ids.collector = await mk('collectors', { name: 'Imran', city_id: ids.karachi, salary_per_month: 15000 });
+    ids.godown = await mk('godowns', { name: 'Bhiwandi' });
+    ids.product = await mk('products', { name: 'Cumin' });
+    await call('POST', '/transactions/purchases', {
+      type: 'Godown',
+      purchase_date: '2026-11-01',
+      city_id: ids.karachi,
+      funder_id: ids.asha,
+      product_id: ids.product,
+      godown_id: ids.godown,
+      rate: 250,
+      quantity: 100,
+    });
+    await call('POST', '/transactions/payments', {
+      related_entity_type: 'Funder',
+      related_entity_id: ids.asha,
+      payment_date: '2026-11-05',
+      amount: 1000,
+      payment_mode: 'Currency',
+      collector_id: ids.collector,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await bahi?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists funders with their city and balance on the normal side, read right after the writes', async () => {
+    const r = await call('GET', '/masters/funders?page=1&limit=15');
+    expect(r.status).toBe(200);
+    expect(r.body.totalItems).toBe(2);
+    expect(r.body.data[0]).toEqual({
+      id: ids.asha,
+      name: 'Asha',
+      city_id: ids.karachi,
+      city: { id: ids.karachi, name: 'Karachi', currency_name: 'PKR' },
+      joining_date: null,
+      address: null,
+      narration: null,
+      phone: '0300-1234567',
+      opening_balance: '500.00',
+      // Owed 25,000 PKR for the goods, 1,000 paid: 24,000 on top of the opening balance.
+      balance: { amount: '24000.00' },
+    });
+    expect(r.body.data[1]).toMatchObject({ name: 'Bala', balance: { amount: '0.00' } });
+    const collectors = await call('GET', '/masters/collectors');
+    expect(collectors.body.data[0]).toMatchObject({
+      name: 'Imran',
+      salary_per_month: '15000.00',
+      balance: { amount: '-1000.00' },
+    });
+  });
+
+  it('pages, searches by name or phone, and filters by city', async () => {
+    const first = await call('GET', '/masters/funders?page=1&limit=1');
+    const second = await call('GET', '/masters/funders?page=2&limit=1');
+    expect([first.body.data[0].name, second.body.data[0].name]).toEqual(['Asha', 'Bala']);
+    expect(first.body.totalItems).toBe(2);
+    expect((await call('GET', '/masters/funders?limit=-1')).body.data).toHaveLength(2);
+    expect(
+      (await call('GET', '/masters/funders?search=bal')).body.data.map((f: { name: string }) => f.name),
+    ).toEqual(['Bala']);
+    expect(
+      (await call('GET', '/masters/funders?search=1234')).body.data.map((f: { name: string }) => f.name),
+    ).toEqual(['Asha']);
+    expect((await call('GET', '/masters/funders?search=%25')).body.totalItems).toBe(0); // % is a letter here
+    expect(
+      (await call('GET', `/masters/funders?city_id=${ids.mumbai}`)).body.data.map(
+        (f: { name: string }) => f.name,
+      ),
+    ).toEqual(['Bala']);
+    expect(
+      (await call('GET', '/masters/cities')).body.data.map((c: { name: string; rate: string }) => [
+        c.name,
+        c.rate,
+      ]),
+    ).toEqual([
+      ['Karachi', '0.3000'],
+      ['Mumbai', '1.0000'],
+    ]);
+  });
+
+  it('answers bad paging with 400, an unknown list with 404, users only to Admins, and the profile', async () => {
+    expect((await call('GET', '/masters/funders?limit=0')).status).toBe(400);
+    expect((await call('GET', '/masters/funders?page=abc')).body.errors[0].path).toBe('page');
+    expect((await call('GET', '/masters/planets')).status).toBe(404);
+    const users = await call('GET', '/masters/users');
+    expect(users.body.data.map((u: { email: string }) => u.email)).toEqual([bahi.config.BAHI_ADMIN_EMAIL]);
+    await call('POST', '/masters/users', {
+      name: 'Mona',
+      email: 'mona@x.io',
+      password: 'secret-pw',
+      role: 'Manager',
+    });
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mona@x.io', password: 'secret-pw' }),
+    });
+    const mona = ((await login.json()) as { token: string }).token;
+    expect((await call('GET', '/masters/users', undefined, mona)).status).toBe(403);
+    expect((await call('GET', '/masters/products', undefined, mona)).body.totalItems).toBe(1);
+    const profile = await call('GET', '/auth/profile', undefined, mona);
+    expect(profile.body).toMatchObject({
+      name: 'Mona',
+      email: 'mona@x.io',
+      role: 'Manager',
+      is_active: true,
+    });
+    expect(JSON.stringify(profile.body)).not.toMatch(/password|argon/i);
+  });
+
+  it('stops listing what was deleted', async () => {
+    await call('DELETE', `/masters/funders/${ids.bala}`);
+    expect((await call('GET', '/masters/funders')).body.data.map((f: { name: string }) => f.name)).toEqual([
+      'Asha',
+    ]);
+  });
+});
