@@ -3,6 +3,7 @@ import type { ReadDb } from '@bahi/read-db';
 import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerMasterListRoutes } from './masters.routes.ts';
+import { registerReportRoutes } from './reports.routes.ts';
 
 export interface QueryDeps {
   eventStore: EventStore;
@@ -20,4 +21,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
     return deps.license.current();
   });
   await registerMasterListRoutes(app, deps);
+  await registerReportRoutes(app, deps);
 }

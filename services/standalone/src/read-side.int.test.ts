@@ -175,6 +175,78 @@ describe('master lists', () => {
     expect(JSON.stringify(profile.body)).not.toMatch(/password|argon/i);
   });
 
+  it('keeps a ledger in business-date order with a running balance, counting a backdated entry on its own date', async () => {
+    // Recorded last, dated first.
+    await call('POST', '/transactions/payments', {
+      related_entity_type: 'Funder',
+      related_entity_id: ids.asha,
+      payment_date: '2026-10-15T00:00:00.000Z',
+      amount: 200,
+      payment_mode: 'Currency',
+      collector_id: ids.collector,
+    });
+    const all = await call('GET', `/reports/ledger/Funder/${ids.asha}`);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({
+      entity: { id: ids.asha, name: 'Asha', type: 'Funder' },
+      openingBalance: '500.00',
+      closingBalance: '24300.00',
+    });
+    expect(all.body.transactions).toEqual([
+      {
+        date: '2026-10-15',
+        particulars: 'Payment',
+        type: 'Debit',
+        debit: '200.00',
+        credit: '0.00',
+        balance: '300.00',
+      },
+      {
+        date: '2026-11-01',
+        particulars: 'Purchase',
+        type: 'Credit',
+        debit: '0.00',
+        credit: '25000.00',
+        balance: '25300.00',
+      },
+      {
+        date: '2026-11-05',
+        particulars: 'Payment',
+        type: 'Debit',
+        debit: '1000.00',
+        credit: '0.00',
+        balance: '24300.00',
+      },
+    ]);
+    const fromNov2 = await call(
+      'GET',
+      `/reports/ledger/Funder/${ids.asha}?startDate=2026-11-02T00:00:00.000Z`,
+    );
+    expect(fromNov2.body).toMatchObject({
+      openingBalance: '25300.00',
+      closingBalance: '24300.00',
+      totalDebit: '1000.00',
+      totalCredit: '0.00',
+    });
+    expect(fromNov2.body.transactions).toHaveLength(1);
+    const untilOct31 = await call('GET', `/reports/ledger/Funder/${ids.asha}?endDate=2026-10-31`);
+    expect(untilOct31.body.closingBalance).toBe('300.00');
+    expect((await call('GET', `/reports/ledger/Planet/${ids.asha}`)).status).toBe(404);
+    expect((await call('GET', `/reports/ledger/Agent/${ids.asha}`)).status).toBe(404);
+    expect((await call('GET', `/reports/ledger/Funder/${ids.asha}?startDate=yesterday`)).status).toBe(400);
+  });
+
+  it('reports stock per godown and the moving-average rate', async () => {
+    expect((await call('GET', '/reports/stock')).body).toEqual({
+      Bhiwandi: [{ product_name: 'Cumin', quantity: '100.0000' }],
+    });
+    const rate = await call(
+      'GET',
+      `/reports/stock/average-purchase-rate?product_id=${ids.product}&godown_id=${ids.godown}`,
+    );
+    expect(rate.body).toMatchObject({ quantity: '100.0000', average_rate: '75.0000' }); // 7,500 INR for 100 units
+  });
+
   it('stops listing what was deleted', async () => {
     await call('DELETE', `/masters/funders/${ids.bala}`);
     expect((await call('GET', '/masters/funders')).body.data.map((f: { name: string }) => f.name)).toEqual([

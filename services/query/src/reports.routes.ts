@@ -1,0 +1,175 @@
+import { HttpError, signedIn } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './routes.ts';
+
+const ENTITY = {
+  Funder: { prefix: 'funder', sign: -1 }, // what the business owes: credits add
+  Agent: { prefix: 'agent', sign: 1 },
+  Collector: { prefix: 'collector', sign: 1 },
+  Godown: { prefix: 'godown', sign: 1 },
+} as const;
+
+/** What a journal line is, in a ledger's Particulars column. */
+const PARTICULARS: Record<string, string> = {
+  PurchaseRecorded: 'Purchase',
+  PurchaseUpdated: 'Purchase (edited)',
+  PurchaseDeleted: 'Purchase (deleted)',
+  PurchaseReturned: 'Purchase return',
+  SaleRecorded: 'Sale',
+  SaleUpdated: 'Sale (edited)',
+  SaleDeleted: 'Sale (deleted)',
+  SaleReturned: 'Sale return',
+  PaymentRecorded: 'Payment',
+  ClearingPaidOut: 'Clearing payout',
+  SalaryPaid: 'Salary',
+  TransferRecorded: 'Transfer',
+  ExpenseRecorded: 'Expense',
+  ExpenseUpdated: 'Expense (edited)',
+  ExpenseDeleted: 'Expense (deleted)',
+  IncomeRecorded: 'Income',
+  IncomeUpdated: 'Income (edited)',
+  IncomeDeleted: 'Income (deleted)',
+};
+
+const day = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}/, `${label} must be a date`)
+    .transform((v) => v.slice(0, 10))
+    .optional();
+
+const ledgerQuery = z.object({ startDate: day('startDate'), endDate: day('endDate') });
+
+/** Exact sums of decimal text at scale 2, for the running balance. */
+const cents = (s: string) => BigInt(s.replace('.', ''));
+const money = (c: bigint) => {
+  const neg = c < 0n;
+  const abs = (neg ? -c : c).toString().padStart(3, '0');
+  return `${neg ? '-' : ''}${abs.slice(0, -2)}.${abs.slice(-2)}`;
+};
+
+export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  /**
+   * One entity's account in business-date order (ties: event order) with a running balance on
+   * its normal side; the opening balance is the entity's opening_balance plus everything before
+   * startDate (ACCOUNTING.md section 3).
+   */
+  app.get<{ Params: { type: string; id: string } }>('/api/reports/ledger/:type/:id', async (request) => {
+    signedIn(request);
+    const entity = ENTITY[request.params.type as keyof typeof ENTITY];
+    if (!entity) throw new HttpError(404, 'Ledgers are kept for Funder, Agent, Collector and Godown.');
+    const id = request.params.id;
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${request.params.type} not found.`);
+    const q = ledgerQuery.parse(request.query);
+    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    const party = await deps.readDb
+      .selectFrom('parties')
+      .select(['id', 'name', 'kind', 'city_id', sql<string>`opening_balance::text`.as('opening_balance')])
+      .where('id', '=', id)
+      .where('kind', '=', request.params.type as 'Funder')
+      .executeTakeFirst();
+    if (!party) throw new HttpError(404, `${request.params.type} not found.`);
+    const account = `${entity.prefix}:${id}`;
+    const before = q.startDate
+      ? await deps.readDb
+          .selectFrom('journal')
+          .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+          .where('account', '=', account)
+          .where('business_date', '<', q.startDate)
+          .executeTakeFirstOrThrow()
+      : { sum: '0.00' };
+    let lines = deps.readDb
+      .selectFrom('journal')
+      .select([
+        'event_type',
+        'position',
+        'line',
+        sql<string>`business_date::text`.as('date'),
+        sql<string>`amount::text`.as('amount'),
+      ])
+      .where('account', '=', account);
+    if (q.startDate) lines = lines.where('business_date', '>=', q.startDate);
+    if (q.endDate) lines = lines.where('business_date', '<=', q.endDate);
+    const rows = await lines.orderBy('business_date').orderBy('position').orderBy('line').execute();
+    const sign = BigInt(entity.sign);
+    const opening = cents(party.opening_balance) + sign * cents(before.sum);
+    let running = opening;
+    let debit = 0n;
+    let credit = 0n;
+    const transactions = rows.map((r) => {
+      const amount = cents(r.amount); // + debit, - credit
+      if (amount >= 0n) debit += amount;
+      else credit -= amount;
+      running += sign * amount;
+      return {
+        date: r.date,
+        particulars: PARTICULARS[r.event_type] ?? r.event_type,
+        type: amount >= 0n ? 'Debit' : 'Credit',
+        debit: amount >= 0n ? money(amount) : '0.00',
+        credit: amount < 0n ? money(-amount) : '0.00',
+        balance: money(running),
+      };
+    });
+    return {
+      entity: { id: party.id, name: party.name, type: party.kind, city_id: party.city_id },
+      openingBalance: money(opening),
+      closingBalance: money(running),
+      totalDebit: money(debit),
+      totalCredit: money(credit),
+      transactions,
+    };
+  });
+
+  /** Stock per godown: product and quantity, from the stock lines of the journal. */
+  app.get('/api/reports/stock', async (request) => {
+    signedIn(request);
+    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    const rows = await sql<{ godown: string; product: string; quantity: string }>`
+      select g.name as godown, p.name as product, s.quantity::text as quantity
+        from (select split_part(account, ':', 2)::uuid as godown_id, split_part(account, ':', 3)::uuid as product_id,
+                     sum(quantity) as quantity
+                from journal where account like 'stock:%' group by account) s
+        join parties g on g.id = s.godown_id
+        join products p on p.id = s.product_id
+       where s.quantity <> 0
+       order by g.name, p.name`.execute(deps.readDb);
+    const stock: Record<string, Array<{ product_name: string; quantity: string }>> = {};
+    for (const r of rows.rows) {
+      const list = stock[r.godown] ?? [];
+      list.push({ product_name: r.product, quantity: r.quantity });
+      stock[r.godown] = list;
+    }
+    return stock;
+  });
+
+  /** The moving-average cost of a product in a godown, in INR per unit (0 when none is held). */
+  app.get('/api/reports/stock/average-purchase-rate', async (request) => {
+    signedIn(request);
+    const q = z
+      .object({
+        product_id: z.uuid('product_id must be an id'),
+        godown_id: z.uuid('godown_id must be an id'),
+      })
+      .parse(request.query);
+    await readAfterClientPosition(deps, request, ['journal']);
+    const row = await deps.readDb
+      .selectFrom('journal')
+      .select([
+        sql<string>`coalesce(sum(quantity), 0)::text`.as('quantity'),
+        sql<string>`case when coalesce(sum(quantity), 0) = 0 then '0.0000' else round(sum(inr) / sum(quantity), 4)::text end`.as(
+          'average_rate',
+        ),
+      ])
+      .where('account', '=', `stock:${q.godown_id}:${q.product_id}`)
+      .executeTakeFirstOrThrow();
+    return {
+      product_id: q.product_id,
+      godown_id: q.godown_id,
+      quantity: row.quantity,
+      average_rate: row.average_rate,
+    };
+  });
+}
