@@ -118,52 +118,61 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
 
     const partyKind = PARTY_KINDS[kind as keyof typeof PARTY_KINDS];
     if (!partyKind) throw new HttpError(404, `There is no master list called "${kind}".`);
-    const prefix = partyKind === 'Godown' ? 'godown' : partyKind.toLowerCase();
-    let base = deps.readDb
-      .selectFrom('parties as p')
-      .leftJoin('cities as c', 'c.id', 'p.city_id')
-      .where('p.kind', '=', partyKind)
-      .where('p.deleted', '=', false);
-    if (like) base = base.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.phone', 'ilike', like)]));
-    if (q.city_id) base = base.where('p.city_id', '=', q.city_id);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-    );
-    let rows = base
-      .select([
-        'p.id',
-        'p.name',
-        'p.city_id',
-        'p.phone',
-        'p.address',
-        'p.narration',
-        sql<string | null>`p.joining_date::text`.as('joining_date'),
-        sql<string>`p.opening_balance::text`.as('opening_balance'),
-        sql<string | null>`p.salary_per_month::text`.as('salary_per_month'),
-        'c.name as city_name',
-        'c.currency_name',
-        // Movements on the party's account, on its normal side (ACCOUNTING.md section 3):
-        // what the business owes a funder is its credits, the rest count debits.
-        sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text), 0)::numeric(20, 2)::text`.as(
-          'movements',
-        ),
-      ])
-      .orderBy('p.name')
-      .orderBy('p.id');
-    if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
-    const data = (await rows.execute()).map((r) => ({
-      id: r.id,
-      name: r.name,
-      city_id: r.city_id,
-      city: r.city_id ? { id: r.city_id, name: r.city_name, currency_name: r.currency_name } : null,
-      joining_date: r.joining_date,
-      address: r.address,
-      narration: r.narration,
-      phone: r.phone,
-      opening_balance: r.opening_balance,
-      balance: { amount: r.movements },
-      ...(partyKind === 'Collector' ? { salary_per_month: r.salary_per_month } : {}),
-    }));
-    return page(data, total);
+    return listParties(deps, partyKind, q);
   });
+}
+
+export type PartyKind = (typeof PARTY_KINDS)[keyof typeof PARTY_KINDS];
+
+/** One kind of party as a list page: city, opening balance and movements on its normal side. */
+export async function listParties(deps: QueryDeps, partyKind: PartyKind, q: z.infer<typeof listQuery>) {
+  const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
+  const like = q.search ? `%${escapeLike(q.search)}%` : undefined;
+  const prefix = partyKind.toLowerCase();
+  let base = deps.readDb
+    .selectFrom('parties as p')
+    .leftJoin('cities as c', 'c.id', 'p.city_id')
+    .where('p.kind', '=', partyKind)
+    .where('p.deleted', '=', false);
+  if (like) base = base.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.phone', 'ilike', like)]));
+  if (q.city_id) base = base.where('p.city_id', '=', q.city_id);
+  const total = Number(
+    (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+  );
+  let rows = base
+    .select([
+      'p.id',
+      'p.name',
+      'p.city_id',
+      'p.phone',
+      'p.address',
+      'p.narration',
+      sql<string | null>`p.joining_date::text`.as('joining_date'),
+      sql<string>`p.opening_balance::text`.as('opening_balance'),
+      sql<string | null>`p.salary_per_month::text`.as('salary_per_month'),
+      'c.name as city_name',
+      'c.currency_name',
+      // Movements on the party's account, on its normal side (ACCOUNTING.md section 3):
+      // what the business owes a funder is its credits, the rest count debits.
+      sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text), 0)::numeric(20, 2)::text`.as(
+        'movements',
+      ),
+    ])
+    .orderBy('p.name')
+    .orderBy('p.id');
+  if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
+  const data = (await rows.execute()).map((r) => ({
+    id: r.id,
+    name: r.name,
+    city_id: r.city_id,
+    city: r.city_id ? { id: r.city_id, name: r.city_name, currency_name: r.currency_name } : null,
+    joining_date: r.joining_date,
+    address: r.address,
+    narration: r.narration,
+    phone: r.phone,
+    opening_balance: r.opening_balance,
+    balance: { amount: r.movements },
+    ...(partyKind === 'Collector' ? { salary_per_month: r.salary_per_month } : {}),
+  }));
+  return { data, totalItems: total };
 }

@@ -2,7 +2,7 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { readAfterClientPosition } from './masters.routes.ts';
+import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
 import type { QueryDeps } from './routes.ts';
 
 const ENTITY = {
@@ -170,6 +170,56 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       godown_id: q.godown_id,
       quantity: row.quantity,
       average_rate: row.average_rate,
+    };
+  });
+
+  /** The Balances report: the four kinds of account, each a list page with its filters. */
+  app.get('/api/reports/balances', async (request) => {
+    signedIn(request);
+    const q = listQuery.parse(request.query);
+    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    const [funders, agents, collectors, godowns] = await Promise.all(
+      (['Funder', 'Agent', 'Collector', 'Godown'] as const).map((kind) =>
+        listParties(deps, kind, kind === 'Godown' ? { ...q, city_id: undefined } : q),
+      ),
+    );
+    return { funders, agents, collectors, godowns };
+  });
+
+  /**
+   * The dashboard: each kind's total balance in INR (postings at their own rate snapshot,
+   * opening balances at the city's current rate) and income against expense for the last 30
+   * days (salaries count as expenses).
+   */
+  app.get('/api/reports/dashboard-summary', async (request) => {
+    signedIn(request);
+    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    const totals = await sql<{ kind: string; total: string }>`
+      select p.kind,
+             (sum(p.opening_balance * coalesce(c.rate, 1))
+              + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(20, 2)::text as total
+        from parties p
+        left join cities c on c.id = p.city_id
+        left join lateral (
+          select case when p.kind = 'Funder' then -sum(j.inr) else sum(j.inr) end as inr
+            from journal j where j.account = lower(p.kind) || ':' || p.id::text
+        ) m on true
+       where not p.deleted
+       group by p.kind`.execute(deps.readDb);
+    const total = (kind: string) => totals.rows.find((r) => r.kind === kind)?.total ?? '0.00';
+    const days = await sql<{ day: string; income: string; expense: string }>`
+      select d::date::text as day,
+             coalesce((select -sum(inr) from journal where business_date = d::date and account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
+             coalesce((select sum(inr) from journal where business_date = d::date
+                        and (account like 'nominal:Expense:%' or account = 'nominal:Salary')), 0)::numeric(20, 2)::text as expense
+        from generate_series(current_date - 29, current_date, interval '1 day') d
+       order by d`.execute(deps.readDb);
+    return {
+      totalFunderBalance: total('Funder'),
+      totalAgentBalance: total('Agent'),
+      totalCollectorBalance: total('Collector'),
+      totalGodownBalance: total('Godown'),
+      dailyIncomeExpense: days.rows,
     };
   });
 }

@@ -247,6 +247,19 @@ describe('master lists', () => {
     expect(rate.body).toMatchObject({ quantity: '100.0000', average_rate: '75.0000' }); // 7,500 INR for 100 units
   });
 
+  it('reports balances by kind with the list filters', async () => {
+    const r = await call('GET', `/reports/balances?city_id=${ids.karachi}`);
+    expect(r.status).toBe(200);
+    expect(
+      r.body.funders.data.map((f: { name: string; balance: { amount: string } }) => [
+        f.name,
+        f.balance.amount,
+      ]),
+    ).toEqual([['Asha', '23800.00']] /* movements only: the UI adds the opening balance */);
+    expect(r.body.collectors.totalItems).toBe(1);
+    expect(r.body.godowns.totalItems).toBe(1); // godowns have no city: the city filter does not apply
+  });
+
   it('stops listing what was deleted', async () => {
     await call('DELETE', `/masters/funders/${ids.bala}`);
     expect((await call('GET', '/masters/funders')).body.data.map((f: { name: string }) => f.name)).toEqual([
