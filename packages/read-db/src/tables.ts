@@ -107,6 +107,45 @@ export interface JournalTable {
   quantity: ColumnType<string | null, string | null, string | null>;
 }
 
+type Day = ColumnType<string, string, string>;
+type Json = ColumnType<Record<string, unknown>, string, string>;
+
+export interface PurchasesTable {
+  id: string;
+  type: 'Godown' | 'Direct';
+  purchase_date: Day;
+  city_id: string;
+  funder_id: string;
+  product_id: string;
+  godown_id: string | null;
+  collector_id: string | null;
+  agent_id: string | null;
+  rate: Numeric;
+  quantity: Numeric;
+  returned_quantity: ColumnType<string, string | undefined, string>;
+  paid_amount: Numeric;
+  commission: Numeric;
+  custom_fields: Json;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface SalesTable {
+  id: string;
+  sale_date: Day;
+  agent_id: string;
+  agent_city_id: string;
+  product_id: string;
+  godown_id: string;
+  rate: Numeric;
+  quantity: Numeric;
+  returned_quantity: ColumnType<string, string | undefined, string>;
+  clearing_charge: Numeric;
+  custom_fields: Json;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
@@ -118,4 +157,6 @@ export interface Database {
   parties: PartiesTable;
   users: UsersTable;
   journal: JournalTable;
+  purchases: PurchasesTable;
+  sales: SalesTable;
 }

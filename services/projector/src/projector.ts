@@ -7,6 +7,7 @@ import { masterReferences } from './master-references.projection.ts';
 import { masters } from './masters.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
+import { purchasesAndSales } from './purchases-and-sales.projection.ts';
 import { recordStreams } from './record-streams.projection.ts';
 
 export const allProjections: readonly Projection[] = [
@@ -16,6 +17,7 @@ export const allProjections: readonly Projection[] = [
   customFieldDefinitions,
   masters,
   journal,
+  purchasesAndSales,
 ];
 
 export interface Projector {

@@ -4,6 +4,7 @@ import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
+import { registerTransactionListRoutes } from './transactions.routes.ts';
 
 export interface QueryDeps {
   eventStore: EventStore;
@@ -22,4 +23,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
   });
   await registerMasterListRoutes(app, deps);
   await registerReportRoutes(app, deps);
+  await registerTransactionListRoutes(app, deps);
 }

@@ -260,6 +260,66 @@ describe('master lists', () => {
     expect(r.body.godowns.totalItems).toBe(1); // godowns have no city: the city filter does not apply
   });
 
+  it('lists purchases and sales with names, totals, what remains, and the city and date filters', async () => {
+    const purchases = await call('GET', `/transactions/purchases?city_id=${ids.karachi}`);
+    expect(purchases.body.totalItems).toBe(1);
+    const purchase = purchases.body.data[0];
+    expect(purchase).toMatchObject({
+      type: 'Godown',
+      purchase_date: '2026-11-01',
+      funder: { id: ids.asha, name: 'Asha' },
+      product: { id: ids.product, name: 'Cumin' },
+      godown: { id: ids.godown, name: 'Bhiwandi' },
+      rate: '250.0000',
+      quantity: '100.0000',
+      returned_quantity: '0.0000',
+      remaining: '100.0000',
+      total: '25000.00',
+      customFieldValues: [],
+    });
+    await call('POST', '/transactions/purchase-returns', {
+      purchase_id: purchase.id,
+      quantity: 10,
+      return_date: '2026-11-06',
+    });
+    expect((await call('GET', '/transactions/purchases')).body.data[0]).toMatchObject({
+      returned_quantity: '10.0000',
+      remaining: '90.0000',
+    });
+    expect((await call('GET', `/transactions/purchases?city_id=${ids.mumbai}`)).body.totalItems).toBe(0);
+    expect((await call('GET', '/transactions/purchases?startDate=2026-11-02')).body.totalItems).toBe(0);
+
+    const agent = (await call('POST', '/masters/agents', { name: 'Vikram', city_id: ids.karachi })).body.id;
+    const grade = (
+      await call('POST', '/masters/custom-fields', {
+        name: 'Grade',
+        type: 'SELECT',
+        options: ['A', 'B'],
+        entity_types: ['Sale'],
+      })
+    ).body.id;
+    const sold = await call('POST', '/transactions/sales', {
+      sale_date: '2026-11-07',
+      agent_id: agent,
+      product_id: ids.product,
+      godown_id: ids.godown,
+      rate: 300,
+      quantity: 5,
+      custom_fields: { [grade]: 'A' },
+    });
+    expect(sold.status).toBe(201);
+    const sales = await call('GET', `/transactions/sales?city_id=${ids.karachi}`);
+    expect(sales.body.data[0]).toMatchObject({
+      agent: { name: 'Vikram' },
+      quantity: '5.0000',
+      total: '1500.00',
+      customFieldValues: [{ custom_field_definition_id: grade, value: 'A', definition: { name: 'Grade' } }],
+    });
+    // A deleted definition's values leave the screens; the event history keeps them.
+    await call('DELETE', `/masters/custom-fields/${grade}`);
+    expect((await call('GET', '/transactions/sales')).body.data[0].customFieldValues).toEqual([]);
+  });
+
   it('stops listing what was deleted', async () => {
     await call('DELETE', `/masters/funders/${ids.bala}`);
     expect((await call('GET', '/masters/funders')).body.data.map((f: { name: string }) => f.name)).toEqual([

@@ -1,0 +1,178 @@
+import { signedIn } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { listQuery, readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './routes.ts';
+
+const day = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}/, `${label} must be a date`)
+    .transform((v) => v.slice(0, 10))
+    .optional();
+const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });
+
+/**
+ * Custom field values as the screens read them: only fields whose definition still exists
+ * (a deleted definition's values stay in the event history, not on screen).
+ */
+async function customFieldValues(deps: QueryDeps) {
+  const definitions = new Map(
+    (
+      await deps.readDb
+        .selectFrom('custom_field_definitions')
+        .select(['id', 'name'])
+        .where('deleted', '=', false)
+        .execute()
+    ).map((d) => [d.id, d.name]),
+  );
+  return (recordId: string, values: Record<string, unknown>) =>
+    Object.entries(values)
+      .filter(([id]) => definitions.has(id))
+      .map(([id, value]) => ({
+        id: `${recordId}:${id}`,
+        custom_field_definition_id: id,
+        value,
+        definition: { name: definitions.get(id)! },
+      }));
+}
+
+export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  app.get('/api/transactions/purchases', async (request) => {
+    signedIn(request);
+    const q = transactionQuery.parse(request.query);
+    await readAfterClientPosition(deps, request, [
+      'purchases_and_sales',
+      'masters',
+      'custom_field_definitions',
+    ]);
+    let base = deps.readDb.selectFrom('purchases as t').where('t.deleted', '=', false);
+    if (q.city_id) base = base.where('t.city_id', '=', q.city_id);
+    if (q.startDate) base = base.where('t.purchase_date', '>=', q.startDate);
+    if (q.endDate) base = base.where('t.purchase_date', '<=', q.endDate);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    let rows = base
+      .leftJoin('parties as f', 'f.id', 't.funder_id')
+      .leftJoin('products as p', 'p.id', 't.product_id')
+      .leftJoin('parties as g', 'g.id', 't.godown_id')
+      .leftJoin('parties as k', 'k.id', 't.collector_id')
+      .leftJoin('parties as a', 'a.id', 't.agent_id')
+      .select([
+        't.id',
+        't.type',
+        't.city_id',
+        't.funder_id',
+        't.product_id',
+        't.godown_id',
+        't.collector_id',
+        't.agent_id',
+        't.custom_fields',
+        sql<string>`t.purchase_date::text`.as('purchase_date'),
+        sql<string>`t.rate::text`.as('rate'),
+        sql<string>`t.quantity::text`.as('quantity'),
+        sql<string>`t.returned_quantity::text`.as('returned_quantity'),
+        sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
+        sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
+        sql<string>`t.paid_amount::text`.as('paid_amount'),
+        sql<string>`t.commission::text`.as('commission'),
+        'f.name as funder_name',
+        'p.name as product_name',
+        'g.name as godown_name',
+        'k.name as collector_name',
+        'a.name as agent_name',
+      ])
+      .orderBy('t.purchase_date', 'desc')
+      .orderBy('t.created_at', 'desc');
+    if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
+    const values = await customFieldValues(deps);
+    const named = (id: string | null, name: string | null) => (id ? { id, name } : null);
+    const data = (await rows.execute()).map((r) => ({
+      id: r.id,
+      type: r.type,
+      purchase_date: r.purchase_date,
+      city_id: r.city_id,
+      funder_id: r.funder_id,
+      funder: named(r.funder_id, r.funder_name),
+      product_id: r.product_id,
+      product: named(r.product_id, r.product_name),
+      godown_id: r.godown_id,
+      godown: named(r.godown_id, r.godown_name),
+      collector_id: r.collector_id,
+      collector: named(r.collector_id, r.collector_name),
+      agent_id: r.agent_id,
+      agent: named(r.agent_id, r.agent_name),
+      rate: r.rate,
+      quantity: r.quantity,
+      returned_quantity: r.returned_quantity,
+      remaining: r.remaining,
+      total: r.total,
+      paid_amount: r.paid_amount,
+      commission: r.commission,
+      customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+    }));
+    return { data, totalItems: total };
+  });
+
+  app.get('/api/transactions/sales', async (request) => {
+    signedIn(request);
+    const q = transactionQuery.parse(request.query);
+    await readAfterClientPosition(deps, request, [
+      'purchases_and_sales',
+      'masters',
+      'custom_field_definitions',
+    ]);
+    let base = deps.readDb.selectFrom('sales as t').where('t.deleted', '=', false);
+    if (q.city_id) base = base.where('t.agent_city_id', '=', q.city_id);
+    if (q.startDate) base = base.where('t.sale_date', '>=', q.startDate);
+    if (q.endDate) base = base.where('t.sale_date', '<=', q.endDate);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    let rows = base
+      .leftJoin('parties as a', 'a.id', 't.agent_id')
+      .leftJoin('products as p', 'p.id', 't.product_id')
+      .leftJoin('parties as g', 'g.id', 't.godown_id')
+      .select([
+        't.id',
+        't.agent_id',
+        't.product_id',
+        't.godown_id',
+        't.custom_fields',
+        sql<string>`t.sale_date::text`.as('sale_date'),
+        sql<string>`t.rate::text`.as('rate'),
+        sql<string>`t.quantity::text`.as('quantity'),
+        sql<string>`t.returned_quantity::text`.as('returned_quantity'),
+        sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
+        sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
+        sql<string>`t.clearing_charge::text`.as('clearing_charge'),
+        'a.name as agent_name',
+        'p.name as product_name',
+        'g.name as godown_name',
+      ])
+      .orderBy('t.sale_date', 'desc')
+      .orderBy('t.created_at', 'desc');
+    if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
+    const values = await customFieldValues(deps);
+    const data = (await rows.execute()).map((r) => ({
+      id: r.id,
+      sale_date: r.sale_date,
+      agent_id: r.agent_id,
+      agent: { id: r.agent_id, name: r.agent_name },
+      product_id: r.product_id,
+      product: { id: r.product_id, name: r.product_name },
+      godown_id: r.godown_id,
+      godown: { id: r.godown_id, name: r.godown_name },
+      rate: r.rate,
+      quantity: r.quantity,
+      returned_quantity: r.returned_quantity,
+      remaining: r.remaining,
+      total: r.total,
+      clearing_charge: r.clearing_charge,
+      customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+    }));
+    return { data, totalItems: total };
+  });
+}
