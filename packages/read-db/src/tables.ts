@@ -146,6 +146,18 @@ export interface SalesTable {
   created_at: CreatedAt;
 }
 
+/** Payments, transfers, salary payments, clearing payouts, expenses and incomes: the record as written. */
+export interface CashRecordsTable {
+  id: string;
+  kind: 'Payment' | 'Transfer' | 'SalaryPayment' | 'ClearingPayout' | 'Expense' | 'Income';
+  business_date: Day;
+  city_id: string | null;
+  amount: Numeric;
+  record: Json;
+  deleted: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
@@ -159,4 +171,5 @@ export interface Database {
   journal: JournalTable;
   purchases: PurchasesTable;
   sales: SalesTable;
+  cash_records: CashRecordsTable;
 }

@@ -1,5 +1,6 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
+import { cashRecords } from './cash-records.projection.ts';
 import { customFieldDefinitions } from './custom-field-definitions.projection.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
 import { journal } from './journal.projection.ts';
@@ -18,6 +19,7 @@ export const allProjections: readonly Projection[] = [
   masters,
   journal,
   purchasesAndSales,
+  cashRecords,
 ];
 
 export interface Projector {

@@ -2,6 +2,7 @@ import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { registerCashListRoutes } from './cash.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
@@ -24,4 +25,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
   await registerMasterListRoutes(app, deps);
   await registerReportRoutes(app, deps);
   await registerTransactionListRoutes(app, deps);
+  await registerCashListRoutes(app, deps);
 }

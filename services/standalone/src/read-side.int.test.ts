@@ -326,4 +326,131 @@ describe('master lists', () => {
       'Asha',
     ]);
   });
+
+  it('sums the dashboard in INR at each posting’s rate and shows the last 30 days of income and expense', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const spent = await call('POST', '/transactions/expenses', {
+      city_id: ids.karachi,
+      expense_date: today,
+      category: 'Fuel',
+      amount: 100,
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: ids.collector,
+    });
+    expect(spent.status).toBe(201);
+    const r = await call('GET', '/reports/dashboard-summary');
+    expect(r.status).toBe(200);
+    // Asha: opening 500 PKR = 150 INR, owed 7,500 INR for the goods, paid 300 + 60 INR,
+    // 10 units returned (2,500 PKR = 750 INR): 150 + 7,500 - 360 - 750 = 6,540.
+    expect(r.body.totalFunderBalance).toBe('6540.00');
+    // Imran paid out 1,000 + 200 + 100 PKR = 390 INR.
+    expect(r.body.totalCollectorBalance).toBe('-390.00');
+    expect(r.body.totalAgentBalance).toBe('450.00'); // Vikram owes 5 x 300 PKR = 1,500 PKR = 450 INR
+    expect(r.body.dailyIncomeExpense).toHaveLength(30);
+    expect(r.body.dailyIncomeExpense.at(-1)).toEqual({ day: today, income: '0.00', expense: '30.00' });
+  });
+
+  it('lists expenses (salaries among them), incomes, transfers, and reports payments and salaries', async () => {
+    const ravi = (await call('POST', '/masters/collectors', { name: 'Ravi', city_id: ids.mumbai })).body.id;
+    expect(
+      (
+        await call('POST', '/transactions/salary-payments', {
+          collector_id: ids.collector,
+          month: 11,
+          year: 2026,
+          payment_type: 'Advance',
+          amount: 500,
+          payment_mode: 'Currency',
+          paid_from_entity_type: 'Collector',
+          paid_from_entity_id: ids.collector,
+          payment_date: '2026-11-20',
+        })
+      ).status,
+    ).toBe(201);
+    await call('POST', '/transactions/transfers', {
+      transfer_date: '2026-11-08',
+      from_collector_id: ids.collector,
+      to_collector_id: ravi,
+      sent_amount: 10000,
+      transfer_charge: 100,
+      rate: '0.3',
+    });
+    await call('POST', '/transactions/incomes', {
+      city_id: ids.mumbai,
+      income_date: '2026-11-09',
+      category: 'Rent',
+      amount: 250,
+      received_by_entity_type: 'Collector',
+      received_by_entity_id: ravi,
+    });
+
+    const expenses = await call('GET', `/transactions/expenses?city_id=${ids.karachi}`);
+    expect(
+      expenses.body.data.map((e: { category: string; amount: string; payerName: string }) => [
+        e.category,
+        e.amount,
+        e.payerName,
+      ]),
+    ).toEqual([
+      ['Fuel', '100.00', 'Imran'], // newest business date first
+      ['Salary - Imran', '500.00', 'Imran'],
+    ]);
+    expect((await call('GET', '/transactions/expenses?category=fue')).body.totalItems).toBe(1);
+    const incomes = await call('GET', '/transactions/incomes');
+    expect(incomes.body.data[0]).toMatchObject({
+      income_date: '2026-11-09',
+      category: 'Rent',
+      amount: '250.00',
+      receiverName: 'Ravi',
+    });
+    const transfers = await call('GET', `/transactions/transfers?to_collector_id=${ravi}`);
+    expect(transfers.body.data[0]).toMatchObject({
+      sent_amount: '10000.00',
+      amount: '2970.00',
+      fromCollector: { name: 'Imran', city: { name: 'Karachi', currency_name: 'PKR' } },
+      toCollector: { name: 'Ravi', city: { name: 'Mumbai', currency_name: 'INR' } },
+    });
+    expect((await call('GET', `/transactions/transfers?from_collector_id=${ravi}`)).body.totalItems).toBe(0);
+
+    const payments = await call('GET', `/reports/payments?city_id=${ids.karachi}&related_entity_type=Funder`);
+    expect(
+      payments.body.data.map(
+        (x: {
+          payment_date: string;
+          type: string;
+          relatedEntityName: string;
+          handlerEntityName: string;
+          amount: string;
+        }) => [x.payment_date, x.type, x.relatedEntityName, x.handlerEntityName, x.amount],
+      ),
+    ).toEqual([
+      ['2026-11-05', 'Payment To', 'Asha', 'Imran', '1000.00'],
+      ['2026-10-15', 'Payment To', 'Asha', 'Imran', '200.00'],
+    ]);
+    expect((await call('GET', '/reports/payments?related_entity_type=Agent')).body.totalItems).toBe(0);
+    const salaries = await call(
+      'GET',
+      `/reports/salary-report?collector_id=${ids.collector}&month=11&year=2026`,
+    );
+    expect(salaries.body.data[0]).toMatchObject({
+      collectorName: 'Imran',
+      month: 11,
+      year: 2026,
+      amount: '500.00',
+      payerName: 'Imran',
+    });
+    const paid = await call(
+      'GET',
+      `/transactions/salary-payments/paid-for-month?collector_id=${ids.collector}&month=11&year=2026`,
+    );
+    expect(paid.body.totalPaid).toBe('500.00');
+    expect(
+      (
+        await call(
+          'GET',
+          `/transactions/salary-payments/paid-for-month?collector_id=${ids.collector}&month=13&year=2026`,
+        )
+      ).status,
+    ).toBe(400);
+  });
 });

@@ -5,6 +5,7 @@ import * as m20261121T0200 from './2026-11-21T02-00-record-streams.ts';
 import * as m20261121T0300 from './2026-11-21T03-00-custom-field-definitions.ts';
 import * as m20261121T0400 from './2026-11-21T04-00-masters-and-journal.ts';
 import * as m20261121T0500 from './2026-11-21T05-00-purchases-and-sales.ts';
+import * as m20261121T0600 from './2026-11-21T06-00-cash-records.ts';
 
 /** Every read-db migration, named by timestamp; kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T03-00-custom-field-definitions': m20261121T0300,
   '2026-11-21T04-00-masters-and-journal': m20261121T0400,
   '2026-11-21T05-00-purchases-and-sales': m20261121T0500,
+  '2026-11-21T06-00-cash-records': m20261121T0600,
 };

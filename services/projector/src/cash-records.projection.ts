@@ -1,0 +1,49 @@
+import type { Projection } from './projection.ts';
+
+type Rec = Record<string, unknown>;
+
+/** Where each cash event keeps its record, date, city and amount. */
+const SHAPES: Record<string, { kind: string; key: string; date: string; amount: string }> = {
+  PaymentRecorded: { kind: 'Payment', key: 'payment', date: 'payment_date', amount: 'amount' },
+  TransferRecorded: { kind: 'Transfer', key: 'transfer', date: 'transfer_date', amount: 'sent_amount' },
+  SalaryPaid: { kind: 'SalaryPayment', key: 'salary_payment', date: 'payment_date', amount: 'amount' },
+  ClearingPaidOut: { kind: 'ClearingPayout', key: 'payout', date: 'payout_date', amount: 'amount' },
+  ExpenseRecorded: { kind: 'Expense', key: 'entry', date: 'expense_date', amount: 'amount' },
+  ExpenseUpdated: { kind: 'Expense', key: 'entry', date: 'expense_date', amount: 'amount' },
+  IncomeRecorded: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
+  IncomeUpdated: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
+};
+
+/** Payments, transfers, salary payments, clearing payouts, expenses and incomes as rows. */
+export const cashRecords: Projection = {
+  name: 'cash_records',
+  async apply(tx, events) {
+    for (const event of events) {
+      const d = event.data as Rec;
+      if (event.type === 'ExpenseDeleted' || event.type === 'IncomeDeleted') {
+        await tx
+          .updateTable('cash_records')
+          .set({ deleted: true })
+          .where('id', '=', d.id as string)
+          .execute();
+        continue;
+      }
+      const shape = SHAPES[event.type];
+      if (!shape) continue;
+      const r = d[shape.key] as Rec;
+      const row = {
+        id: r.id as string,
+        kind: shape.kind as 'Payment',
+        business_date: r[shape.date] as string,
+        city_id: (r.city_id as string | undefined) ?? null,
+        amount: r[shape.amount] as string,
+        record: JSON.stringify(r),
+      };
+      await tx
+        .insertInto('cash_records')
+        .values({ ...row, created_at: event.metadata.recordedAt })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+    }
+  },
+};
