@@ -222,4 +222,88 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       dailyIncomeExpense: days.rows,
     };
   });
+
+  /**
+   * Income and expense by day (salaries count as expenses). Amounts are in INR at each
+   * record's own rate, so rows of different currencies add up to the Total and Net Total
+   * rows; the amount as entered and its currency come along.
+   */
+  app.get('/api/reports/daywise-report', async (request) => {
+    signedIn(request);
+    const q = z
+      .object({
+        startDate: day('startDate'),
+        endDate: day('endDate'),
+        city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
+        category: z.string().trim().max(100).optional(),
+      })
+      .parse(request.query);
+    await readAfterClientPosition(deps, request, ['cash_records', 'journal']);
+    let rows = deps.readDb
+      .selectFrom('cash_records as r')
+      .where('r.kind', 'in', ['Expense', 'Income', 'SalaryPayment'])
+      .where('r.deleted', '=', false)
+      .select([
+        sql<string>`r.business_date::text`.as('date'),
+        sql<string>`r.record->>'category'`.as('category'),
+        sql<string | null>`r.record->>'remarks'`.as('remarks'),
+        sql<string>`case when r.kind = 'Income' then 'Income' else 'Expense' end`.as('type'),
+        sql<string>`r.amount::text`.as('amount_entered'),
+        // The INR value on the nominal side of the record's latest event.
+        sql<string>`coalesce((select abs(sum(j.inr)) from journal j where j.record_id = r.id
+                    and j.position = (select max(position) from journal where record_id = r.id)
+                    and (j.account like 'nominal:Expense:%' or j.account like 'nominal:Income:%' or j.account = 'nominal:Salary')), 0)::numeric(20, 2)::text`.as(
+          'amount',
+        ),
+      ])
+      .orderBy('r.business_date')
+      .orderBy('r.created_at');
+    if (q.startDate) rows = rows.where('r.business_date', '>=', q.startDate);
+    if (q.endDate) rows = rows.where('r.business_date', '<=', q.endDate);
+    if (q.city_id) rows = rows.where('r.city_id', '=', q.city_id);
+    if (q.category)
+      rows = rows.where(
+        sql<string>`r.record->>'category'`,
+        'ilike',
+        `%${q.category.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      );
+    return (await rows.execute()).map((r) => ({ ...r, currency: 'INR' }));
+  });
+
+  /** A collector's or godown's cash: Cash In and Cash Out in business-date order. */
+  app.get('/api/reports/cashbook-report', async (request) => {
+    signedIn(request);
+    const q = z
+      .object({
+        startDate: day('startDate'),
+        endDate: day('endDate'),
+        entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
+        entity_id: z.uuid('entity_id must be an id'),
+        city_id: z.string().optional(),
+      })
+      .parse(request.query);
+    await readAfterClientPosition(deps, request, ['journal']);
+    let rows = deps.readDb
+      .selectFrom('journal')
+      .select([
+        'event_type',
+        sql<string>`business_date::text`.as('date'),
+        sql<string>`amount::text`.as('amount'),
+      ])
+      .where('account', '=', `${q.entity_type.toLowerCase()}:${q.entity_id}`)
+      .orderBy('business_date')
+      .orderBy('position')
+      .orderBy('line');
+    if (q.startDate) rows = rows.where('business_date', '>=', q.startDate);
+    if (q.endDate) rows = rows.where('business_date', '<=', q.endDate);
+    return (await rows.execute()).map((r) => {
+      const c = cents(r.amount);
+      return {
+        date: r.date,
+        particulars: PARTICULARS[r.event_type] ?? r.event_type,
+        cash_in: c > 0n ? money(c) : '0.00',
+        cash_out: c < 0n ? money(-c) : '0.00',
+      };
+    });
+  });
 }

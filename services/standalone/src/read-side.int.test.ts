@@ -173,6 +173,12 @@ describe('master lists', () => {
       is_active: true,
     });
     expect(JSON.stringify(profile.body)).not.toMatch(/password|argon/i);
+    const license = await call('GET', '/auth/license-status', undefined, mona);
+    expect(license.body).toMatchObject({
+      isValid: true,
+      reason: null,
+      config: { status: 'Active', type: 'Development', grace_period_days: 7 },
+    });
   });
 
   it('keeps a ledger in business-date order with a running balance, counting a backdated entry on its own date', async () => {
@@ -451,6 +457,45 @@ describe('master lists', () => {
           `/transactions/salary-payments/paid-for-month?collector_id=${ids.collector}&month=13&year=2026`,
         )
       ).status,
+    ).toBe(400);
+
+    // Day-wise: in INR at each record's rate (Fuel 100 PKR = 30, salary 500 PKR = 150, rent 250 INR).
+    const daywise = await call('GET', '/reports/daywise-report?startDate=2026-11-01');
+    expect(
+      daywise.body.map((r: { date: string; category: string; type: string; amount: string }) => [
+        r.category,
+        r.type,
+        r.amount,
+      ]),
+    ).toEqual([
+      ['Rent', 'Income', '250.00'],
+      ['Salary - Imran', 'Expense', '150.00'],
+      ['Fuel', 'Expense', '30.00'],
+    ]);
+    expect(
+      (await call('GET', `/reports/daywise-report?city_id=${ids.karachi}&category=fuel`)).body,
+    ).toHaveLength(1);
+    // Imran's cash: everything he paid, in business-date order.
+    const cashbook = await call(
+      'GET',
+      `/reports/cashbook-report?entity_type=Collector&entity_id=${ids.collector}`,
+    );
+    expect(
+      cashbook.body.map((r: { date: string; particulars: string; cash_in: string; cash_out: string }) => [
+        r.date,
+        r.particulars,
+        r.cash_in,
+        r.cash_out,
+      ]),
+    ).toEqual([
+      ['2026-10-15', 'Payment', '0.00', '200.00'],
+      ['2026-11-05', 'Payment', '0.00', '1000.00'],
+      ['2026-11-08', 'Transfer', '0.00', '10000.00'],
+      ['2026-11-20', 'Salary', '0.00', '500.00'],
+      [new Date().toISOString().slice(0, 10), 'Expense', '0.00', '100.00'],
+    ]);
+    expect(
+      (await call('GET', `/reports/cashbook-report?entity_type=Funder&entity_id=${ids.asha}`)).status,
     ).toBe(400);
   });
 });
