@@ -158,6 +158,24 @@ export interface CashRecordsTable {
   created_at: CreatedAt;
 }
 
+/** CREATE, UPDATE and DELETE of every record, with the data before and after. */
+export interface ActivityLogTable {
+  id: string;
+  position: Int8;
+  action_type: 'CREATE' | 'UPDATE' | 'DELETE';
+  model_name: string;
+  record_id: string;
+  user_id: string | null;
+  old_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  new_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface ActivityRecordsTable {
+  record_id: string;
+  data: Json;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
@@ -172,4 +190,6 @@ export interface Database {
   purchases: PurchasesTable;
   sales: SalesTable;
   cash_records: CashRecordsTable;
+  activity_log: ActivityLogTable;
+  activity_records: ActivityRecordsTable;
 }

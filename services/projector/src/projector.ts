@@ -1,5 +1,6 @@
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
+import { activityLog } from './activity-log.projection.ts';
 import { cashRecords } from './cash-records.projection.ts';
 import { customFieldDefinitions } from './custom-field-definitions.projection.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
@@ -20,6 +21,7 @@ export const allProjections: readonly Projection[] = [
   journal,
   purchasesAndSales,
   cashRecords,
+  activityLog,
 ];
 
 export interface Projector {

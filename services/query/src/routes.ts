@@ -3,6 +3,7 @@ import type { ReadDb } from '@bahi/read-db';
 import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerCashListRoutes } from './cash.routes.ts';
+import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
@@ -26,4 +27,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
   await registerReportRoutes(app, deps);
   await registerTransactionListRoutes(app, deps);
   await registerCashListRoutes(app, deps);
+  await registerLogRoutes(app, deps);
 }

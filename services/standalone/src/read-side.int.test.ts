@@ -498,4 +498,40 @@ describe('master lists', () => {
       (await call('GET', `/reports/cashbook-report?entity_type=Funder&entity_id=${ids.asha}`)).status,
     ).toBe(400);
   });
+
+  it('keeps an activity log with the data before and after, the user, and a recent list for the dashboard', async () => {
+    expect((await call('PUT', `/masters/products/${ids.product}`, { name: 'Cumin seeds' })).status).toBe(200);
+    const updates = await call('GET', '/logs?modelName=Product&actionType=UPDATE');
+    expect(updates.status).toBe(200);
+    expect(updates.body.totalItems).toBe(1);
+    expect(updates.body.data[0]).toMatchObject({
+      action_type: 'UPDATE',
+      model_name: 'Product',
+      record_id: ids.product,
+      user: { name: 'Administrator' },
+      old_data: { id: ids.product, name: 'Cumin' },
+      new_data: { id: ids.product, name: 'Cumin seeds' },
+    });
+    const deleted = await call('GET', '/logs?modelName=Funder&actionType=DELETE');
+    expect(deleted.body.data[0]).toMatchObject({
+      record_id: ids.bala,
+      old_data: { name: 'Bala' },
+      new_data: null,
+    });
+    const created = await call('GET', '/logs?modelName=User&actionType=CREATE&limit=-1');
+    expect(JSON.stringify(created.body)).not.toMatch(/password|argon/i);
+    expect((await call('GET', '/logs?actionType=MAYBE')).status).toBe(400);
+
+    const recent = await call('GET', '/logs/recent');
+    expect(recent.body).toHaveLength(10);
+    expect(recent.body[0]).toMatchObject({ action_type: 'UPDATE', model_name: 'Product' }); // newest first
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mona@x.io', password: 'secret-pw' }),
+    });
+    const mona = ((await login.json()) as { token: string }).token;
+    expect((await call('GET', '/logs', undefined, mona)).status).toBe(403);
+    expect((await call('GET', '/logs/recent', undefined, mona)).status).toBe(200);
+  });
 });

@@ -1,0 +1,149 @@
+import type { RecordedEvent } from '@bahi/event-store';
+import type { Projection } from './projection.ts';
+
+type Rec = Record<string, unknown>;
+type Change = { action: 'CREATE' | 'UPDATE' | 'DELETE'; model: string; id: string; data: Rec | null };
+
+const MASTER = /^(City|Product|Funder|Agent|Godown|Collector|User)(Created|Updated|Deleted)$/;
+const ACTION = { Created: 'CREATE', Recorded: 'CREATE', Updated: 'UPDATE', Deleted: 'DELETE' } as const;
+
+/** What an event did to which record, in the activity log's words; undefined for events it does not log. */
+function changeOf(event: RecordedEvent): Change | undefined {
+  const d = event.data as Rec;
+  const master = MASTER.exec(event.type);
+  if (master) {
+    const action = ACTION[master[2] as keyof typeof ACTION];
+    return { action, model: master[1]!, id: d.id as string, data: action === 'DELETE' ? null : d };
+  }
+  const record = (key: string) => d[key] as Rec;
+  switch (event.type) {
+    case 'PurchaseRecorded':
+    case 'PurchaseUpdated':
+      return {
+        action: ACTION[event.type === 'PurchaseRecorded' ? 'Recorded' : 'Updated'],
+        model: 'Purchase',
+        id: record('purchase').id as string,
+        data: record('purchase'),
+      };
+    case 'SaleRecorded':
+    case 'SaleUpdated':
+      return {
+        action: ACTION[event.type === 'SaleRecorded' ? 'Recorded' : 'Updated'],
+        model: 'Sale',
+        id: record('sale').id as string,
+        data: record('sale'),
+      };
+    case 'PurchaseDeleted':
+      return { action: 'DELETE', model: 'Purchase', id: d.id as string, data: null };
+    case 'SaleDeleted':
+      return { action: 'DELETE', model: 'Sale', id: d.id as string, data: null };
+    case 'PurchaseReturned':
+      return {
+        action: 'CREATE',
+        model: 'PurchaseReturn',
+        id: record('purchase_return').id as string,
+        data: record('purchase_return'),
+      };
+    case 'SaleReturned':
+      return {
+        action: 'CREATE',
+        model: 'SaleReturn',
+        id: record('sale_return').id as string,
+        data: record('sale_return'),
+      };
+    case 'PaymentRecorded':
+      return {
+        action: 'CREATE',
+        model: 'Payment',
+        id: record('payment').id as string,
+        data: record('payment'),
+      };
+    case 'TransferRecorded':
+      return {
+        action: 'CREATE',
+        model: 'Transfer',
+        id: record('transfer').id as string,
+        data: record('transfer'),
+      };
+    case 'SalaryPaid':
+      return {
+        action: 'CREATE',
+        model: 'SalaryPayment',
+        id: record('salary_payment').id as string,
+        data: record('salary_payment'),
+      };
+    case 'ClearingPaidOut':
+      return {
+        action: 'CREATE',
+        model: 'ClearingPayout',
+        id: record('payout').id as string,
+        data: record('payout'),
+      };
+    case 'ExpenseRecorded':
+    case 'ExpenseUpdated':
+    case 'IncomeRecorded':
+    case 'IncomeUpdated': {
+      const [model, change] = event.type.startsWith('Expense')
+        ? ['Expense', event.type.slice(7)]
+        : ['Income', event.type.slice(6)];
+      return {
+        action: ACTION[change as 'Recorded' | 'Updated'],
+        model,
+        id: record('entry').id as string,
+        data: record('entry'),
+      };
+    }
+    case 'ExpenseDeleted':
+    case 'IncomeDeleted':
+      return {
+        action: 'DELETE',
+        model: event.type.startsWith('Expense') ? 'Expense' : 'Income',
+        id: d.id as string,
+        data: null,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** The activity log: who created, changed or deleted which record, and its data before and after. */
+export const activityLog: Projection = {
+  name: 'activity_log',
+  async apply(tx, events) {
+    for (const event of events) {
+      const change = changeOf(event);
+      if (!change) continue;
+      const before =
+        change.action === 'CREATE'
+          ? undefined
+          : await tx
+              .selectFrom('activity_records')
+              .select('data')
+              .where('record_id', '=', change.id)
+              .executeTakeFirst();
+      await tx
+        .insertInto('activity_log')
+        .values({
+          id: event.id,
+          position: event.position,
+          action_type: change.action,
+          model_name: change.model,
+          record_id: change.id,
+          user_id: event.metadata.userId ?? null,
+          old_data: before ? JSON.stringify(before.data) : null,
+          new_data: change.data ? JSON.stringify(change.data) : null,
+          created_at: event.metadata.recordedAt,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      if (change.data) {
+        const data = JSON.stringify(change.data);
+        await tx
+          .insertInto('activity_records')
+          .values({ record_id: change.id, data })
+          .onConflict((oc) => oc.column('record_id').doUpdateSet({ data }))
+          .execute();
+      }
+    }
+  },
+};
