@@ -125,7 +125,12 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
 export type PartyKind = (typeof PARTY_KINDS)[keyof typeof PARTY_KINDS];
 
 /** One kind of party as a list page: city, opening balance and movements on its normal side. */
-export async function listParties(deps: QueryDeps, partyKind: PartyKind, q: z.infer<typeof listQuery>) {
+export async function listParties(
+  deps: QueryDeps,
+  partyKind: PartyKind,
+  q: z.infer<typeof listQuery>,
+  at: { asOf?: string | undefined; knownAt?: string | undefined } = {},
+) {
   const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
   const like = q.search ? `%${escapeLike(q.search)}%` : undefined;
   const prefix = partyKind.toLowerCase();
@@ -154,7 +159,9 @@ export async function listParties(deps: QueryDeps, partyKind: PartyKind, q: z.in
       'c.currency_name',
       // Movements on the party's account, on its normal side (ACCOUNTING.md section 3):
       // what the business owes a funder is its credits, the rest count debits.
-      sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text), 0)::numeric(20, 2)::text`.as(
+      sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text
+        and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
+        and (${at.knownAt ?? null}::timestamptz is null or j.recorded_at <= ${at.knownAt ?? null}::timestamptz)), 0)::numeric(20, 2)::text`.as(
         'movements',
       ),
     ])

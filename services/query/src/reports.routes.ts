@@ -41,7 +41,35 @@ const day = (label: string) =>
     .transform((v) => v.slice(0, 10))
     .optional();
 
-const ledgerQuery = z.object({ startDate: day('startDate'), endDate: day('endDate') });
+const knownAt = z.iso
+  .datetime({ offset: true, error: 'knownAt must be a moment such as 2026-11-21T10:00:00Z' })
+  .optional();
+const ledgerQuery = z.object({
+  startDate: day('startDate'),
+  endDate: day('endDate'),
+  asOf: day('asOf'),
+  knownAt,
+});
+
+/**
+ * A party's opening balance as it stood at a moment of recording, from its own events: an
+ * edit of the opening balance after that moment does not count.
+ */
+export async function openingBalanceKnownAt(
+  deps: QueryDeps,
+  kind: string,
+  id: string,
+  at: string,
+): Promise<string | undefined> {
+  let opening: string | undefined;
+  for (const event of await deps.eventStore.readStream(`${kind.toLowerCase()}-${id}`)) {
+    if (Date.parse(event.metadata.recordedAt) > Date.parse(at)) break;
+    if (event.type.endsWith('Created') || event.type.endsWith('Updated')) {
+      opening = (event.data as { opening_balance: string }).opening_balance;
+    }
+  }
+  return opening;
+}
 
 /** Exact sums of decimal text at scale 2, for the running balance. */
 const cents = (s: string) => BigInt(s.replace('.', ''));
@@ -73,12 +101,21 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .executeTakeFirst();
     if (!party) throw new HttpError(404, `${request.params.type} not found.`);
     const account = `${entity.prefix}:${id}`;
+    const endDate = q.asOf && (!q.endDate || q.asOf < q.endDate) ? q.asOf : q.endDate;
+    if (q.knownAt) {
+      const then = await openingBalanceKnownAt(deps, request.params.type, id, q.knownAt);
+      if (then === undefined)
+        throw new HttpError(404, `${request.params.type} did not exist yet at ${q.knownAt}.`);
+      party.opening_balance = then;
+    }
+    const recordedBy = q.knownAt;
     const before = q.startDate
       ? await deps.readDb
           .selectFrom('journal')
           .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
           .where('account', '=', account)
           .where('business_date', '<', q.startDate)
+          .$if(recordedBy !== undefined, (qb) => qb.where('recorded_at', '<=', new Date(recordedBy!)))
           .executeTakeFirstOrThrow()
       : { sum: '0.00' };
     let lines = deps.readDb
@@ -92,7 +129,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       ])
       .where('account', '=', account);
     if (q.startDate) lines = lines.where('business_date', '>=', q.startDate);
-    if (q.endDate) lines = lines.where('business_date', '<=', q.endDate);
+    if (endDate) lines = lines.where('business_date', '<=', endDate);
+    if (recordedBy) lines = lines.where('recorded_at', '<=', new Date(recordedBy));
     const rows = await lines.orderBy('business_date').orderBy('position').orderBy('line').execute();
     const sign = BigInt(entity.sign);
     const opening = cents(party.opening_balance) + sign * cents(before.sum);
@@ -176,11 +214,12 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
   /** The Balances report: the four kinds of account, each a list page with its filters. */
   app.get('/api/reports/balances', async (request) => {
     signedIn(request);
-    const q = listQuery.parse(request.query);
+    const q = listQuery.extend({ asOf: day('asOf'), knownAt }).parse(request.query);
     await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    const at = { asOf: q.asOf, knownAt: q.knownAt };
     const [funders, agents, collectors, godowns] = await Promise.all(
       (['Funder', 'Agent', 'Collector', 'Godown'] as const).map((kind) =>
-        listParties(deps, kind, kind === 'Godown' ? { ...q, city_id: undefined } : q),
+        listParties(deps, kind, kind === 'Godown' ? { ...q, city_id: undefined } : q, at),
       ),
     );
     return { funders, agents, collectors, godowns };

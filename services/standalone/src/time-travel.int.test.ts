@@ -1,0 +1,144 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Standalone, startStandalone } from './standalone.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
+type Body = any;
+const tick = () => new Promise((r) => setTimeout(r, 15));
+
+/**
+ * The books as of a business date (asOf) and as they stood at a moment of recording
+ * (knownAt), around a backdated entry and an edit.
+ */
+describe('time travel: asOf and knownAt', () => {
+  let dir: string;
+  let bahi: Standalone;
+  let token: string;
+  let last = '0';
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${bahi.url}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-bahi-position': last,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await res.json()) as Body;
+    if (method !== 'GET' && res.status < 300) last = json.position;
+    return { status: res.status, body: json as Body };
+  };
+  const ids: Record<string, string> = {};
+  const moments: Record<string, string> = {};
+  const ledger = async (query: string) =>
+    (await call('GET', `/reports/ledger/Funder/${ids.funder}?${query}`)).body;
+  const movements = async (query: string) =>
+    (await call('GET', `/reports/balances?${query}`)).body.funders.data.find(
+      (f: { id: string }) => f.id === ids.funder,
+    ).balance.amount;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bahi-time-'));
+    bahi = await startStandalone(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BAHI_DATA_DIR: join(dir, 'data'),
+        BAHI_FRONTENDS_DIR: join(dir, 'none'),
+      },
+      { logger: false },
+    );
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: bahi.config.BAHI_ADMIN_EMAIL,
+        password: bahi.config.BAHI_ADMIN_PASSWORD,
+      }),
+    });
+    token = ((await login.json()) as { token: string }).token;
+    const mk = async (kind: string, body: unknown) =>
+      (await call('POST', `/masters/${kind}`, body)).body.id as string;
+    ids.city = await mk('cities', { name: 'Pune', currency_name: 'INR', rate: 1 });
+    ids.funder = await mk('funders', { name: 'Farah', city_id: ids.city });
+    ids.collector = await mk('collectors', { name: 'Kabir', city_id: ids.city });
+    ids.godown = await mk('godowns', { name: 'G' });
+    ids.product = await mk('products', { name: 'P' });
+    const purchase = (quantity: number) => ({
+      type: 'Godown',
+      purchase_date: '2026-11-10',
+      city_id: ids.city,
+      funder_id: ids.funder,
+      product_id: ids.product,
+      godown_id: ids.godown,
+      rate: 100,
+      quantity,
+    });
+    ids.purchase = (await call('POST', '/transactions/purchases', purchase(10))).body.id;
+    await tick();
+    moments.afterPurchase = new Date().toISOString();
+    await tick();
+    // Backdated: recorded now, dated the 1st.
+    await call('POST', '/transactions/payments', {
+      related_entity_type: 'Funder',
+      related_entity_id: ids.funder,
+      payment_date: '2026-11-01',
+      amount: 300,
+      payment_mode: 'Currency',
+      collector_id: ids.collector,
+    });
+    await tick();
+    moments.afterBackdated = new Date().toISOString();
+    await tick();
+    expect((await call('PUT', `/transactions/purchases/${ids.purchase}`, purchase(12))).status).toBe(200);
+    await tick();
+    moments.afterEdit = new Date().toISOString();
+    await tick();
+    expect(
+      (
+        await call('PUT', `/masters/funders/${ids.funder}`, {
+          name: 'Farah',
+          city_id: ids.city,
+          opening_balance: 50,
+        })
+      ).status,
+    ).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await bahi?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers the books as they are now', async () => {
+    expect(await ledger('')).toMatchObject({ openingBalance: '50.00', closingBalance: '950.00' }); // 50 + 1,200 - 300
+  });
+
+  it('counts a backdated entry on its own business date (asOf)', async () => {
+    expect((await ledger('asOf=2026-11-05')).closingBalance).toBe('-250.00'); // 50 - 300: the purchase is dated the 10th
+    expect(await movements('asOf=2026-11-05')).toBe('-300.00');
+    expect(await movements('asOf=2026-11-30')).toBe('900.00');
+  });
+
+  it('answers what the books said at a past moment (knownAt): before the backdated entry, before the edit', async () => {
+    const before = await ledger(`knownAt=${moments.afterPurchase}`);
+    expect(before).toMatchObject({ openingBalance: '0.00', closingBalance: '1000.00' });
+    expect(before.transactions).toHaveLength(1);
+    expect((await ledger(`knownAt=${moments.afterBackdated}`)).closingBalance).toBe('700.00');
+    expect((await ledger(`knownAt=${moments.afterEdit}`)).closingBalance).toBe('900.00'); // the edit, but not the new opening
+    expect(await movements(`knownAt=${moments.afterPurchase}`)).toBe('1000.00');
+    // Both at once: dated by the 5th, as known right after the backdated entry.
+    expect((await ledger(`asOf=2026-11-05&knownAt=${moments.afterBackdated}`)).closingBalance).toBe(
+      '-300.00',
+    );
+  });
+
+  it('refuses a moment that is not one, and a time before the funder existed', async () => {
+    expect((await call('GET', `/reports/ledger/Funder/${ids.funder}?knownAt=yesterday`)).status).toBe(400);
+    expect(
+      (await call('GET', `/reports/ledger/Funder/${ids.funder}?knownAt=2020-01-01T00:00:00Z`)).status,
+    ).toBe(404);
+  });
+});
