@@ -44,8 +44,10 @@ export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
   };
 }
 
+/** Let through by the authentication hook: sign-in, health, and the event stream (it checks its session cookie itself). */
 export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/login',
   '/api/health',
   '/api/ready',
+  '/api/events',
 ]);

@@ -3,6 +3,7 @@ import type { ReadDb } from '@bahi/read-db';
 import { type LicenseService, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerCashListRoutes } from './cash.routes.ts';
+import { registerEventStream, type StreamAuth } from './events.routes.ts';
 import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
@@ -14,11 +15,13 @@ export interface QueryDeps {
   license: LicenseService;
 }
 
+export type QueryDepsWithStream = QueryDeps & StreamAuth;
+
 /**
  * The query side's /api routes: every GET. The same function serves the query process and
  * the standalone process. Lists and reports arrive with the read-side issue.
  */
-export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsWithStream): Promise<void> {
   app.get('/api/auth/license-status', async (request) => {
     signedIn(request);
     return deps.license.current();
@@ -28,4 +31,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps)
   await registerTransactionListRoutes(app, deps);
   await registerCashListRoutes(app, deps);
   await registerLogRoutes(app, deps);
+  await registerEventStream(app, deps);
 }

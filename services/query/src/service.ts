@@ -18,13 +18,16 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
     require: ['BAHI_JWT_SECRET'],
     async setup({ storage, app, config }) {
       const license = await licenseFromConfig(config);
+      const tokens = createTokenService({ secret: config.BAHI_JWT_SECRET! });
+      const loadUser = loadUserFromLog(storage.eventStore);
       registerAuthentication(app, {
-        tokens: createTokenService({ secret: config.BAHI_JWT_SECRET! }),
-        loadUser: loadUserFromLog(storage.eventStore),
-        publicPaths: new Set(['/api/health', '/api/ready']),
+        tokens,
+        loadUser,
+        // The event stream authenticates itself (from the session cookie).
+        publicPaths: new Set(['/api/health', '/api/ready', '/api/events']),
       });
       registerLicenseGate(app, license);
-      await registerQueryRoutes(app, { ...storage, license });
+      await registerQueryRoutes(app, { ...storage, license, tokens, loadUser });
       return undefined;
     },
   });

@@ -92,7 +92,12 @@ export async function startStandalone(
     });
     registerLicenseGate(app, license);
     await registerCommandRoutes(app, commandDeps);
-    await registerQueryRoutes(app, { ...storage, license });
+    await registerQueryRoutes(app, {
+      ...storage,
+      license,
+      tokens: commandDeps.tokens,
+      loadUser: loadSignedInUser(commandDeps),
+    });
     const worker = startReportsWorker({});
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });

@@ -10,6 +10,8 @@ export const LICENSE_FREE_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/retry-license-check',
   '/api/health',
   '/api/ready',
+  // The License Invalid page listens here for license-updated.
+  '/api/events',
 ]);
 
 /** While the license is not valid, every other /api call answers 403 with the reason. */

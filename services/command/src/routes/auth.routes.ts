@@ -43,7 +43,7 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     return info;
   });
 
-  app.post('/api/auth/login', async (request) => {
+  app.post('/api/auth/login', async (request, reply) => {
     const { email, password } = loginInput.parse(request.body);
     const wait = deps.limiter.retryAfterMs(email, request.ip);
     if (wait > 0) {
@@ -63,6 +63,11 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
       throw new HttpError(403, 'Your account is inactive. Please contact an administrator.');
     deps.limiter.succeeded(email);
     const token = await deps.tokens.sign({ userId: user.id, role: user.role });
+    // The same session for the live event stream, which a browser opens without headers.
+    reply.header(
+      'set-cookie',
+      `bahi_session=${token}; HttpOnly; SameSite=Strict; Path=/api; Max-Age=${deps.tokens.ttlSeconds}`,
+    );
     return {
       token,
       expiresIn: deps.tokens.ttlSeconds,

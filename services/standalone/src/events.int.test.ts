@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Standalone, startStandalone } from './standalone.ts';
+
+interface Message {
+  id?: string;
+  event?: string;
+  data?: unknown;
+}
+
+/** Reads an SSE response as a browser's EventSource would, one message at a time. */
+function messages(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next(timeoutMs = 5000): Promise<Message> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const message: Message = {};
+          for (const line of block.split('\n')) {
+            const [field, ...rest] = line.split(':');
+            const value = rest.join(':').trimStart();
+            if (field === 'id') message.id = value;
+            else if (field === 'event') message.event = value;
+            else if (field === 'data') message.data = JSON.parse(value);
+          }
+          if (message.event || message.data !== undefined) return message; // heartbeats are comments
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error('no message in time');
+        const { value, done } = await Promise.race([
+          reader.read(),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('no message in time')), deadline - Date.now()),
+          ),
+        ]);
+        if (done) throw new Error('stream ended');
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+describe('the live event stream', () => {
+  let dir: string;
+  let bahi: Standalone;
+  let token: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bahi-events-'));
+    bahi = await startStandalone(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BAHI_DATA_DIR: join(dir, 'data'),
+        BAHI_FRONTENDS_DIR: join(dir, 'none'),
+      },
+      { logger: false },
+    );
+    const login = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: bahi.config.BAHI_ADMIN_EMAIL,
+        password: bahi.config.BAHI_ADMIN_PASSWORD,
+      }),
+    });
+    token = ((await login.json()) as { token: string }).token;
+    const setCookie = login.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^bahi_session=[^;]+; HttpOnly; SameSite=Strict; Path=\/api; Max-Age=\d+$/);
+    cookie = setCookie.split(';')[0]!;
+  }, 60_000);
+  afterAll(async () => {
+    await bahi?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const open = (headers: Record<string, string> = {}) =>
+    fetch(`${bahi.url}/api/events`, { headers: { accept: 'text/event-stream', cookie, ...headers } });
+  const write = (path: string, body?: unknown) =>
+    fetch(`${bahi.url}/api${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+
+  it('streams what changes and license updates to a session cookie, and resumes after Last-Event-ID', async () => {
+    const response = await open();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const stream = messages(response);
+    expect((await stream.next()).event).toBe('ready');
+    expect((await write('/masters/products', { name: 'Salt' })).status).toBe(201);
+    const changed = await stream.next();
+    expect(changed).toMatchObject({
+      event: 'data-changed',
+      data: { type: 'ProductCreated', stream: 'product' },
+    });
+    expect((await write('/auth/retry-license-check')).status).toBe(200);
+    const license = await stream.next();
+    expect(license).toMatchObject({ event: 'license-updated', data: { isValid: true } });
+    await stream.close();
+
+    // Reconnecting after the product: the license update is delivered again, nothing before it.
+    const again = messages(await open({ 'last-event-id': changed.id! }));
+    expect((await again.next()).event).toBe('ready');
+    expect(await again.next()).toMatchObject({ id: license.id, event: 'license-updated' });
+    await again.close();
+  });
+
+  it('refuses a stream without a session, and never takes a token from the URL', async () => {
+    const anonymous = await fetch(`${bahi.url}/api/events`, { headers: { accept: 'text/event-stream' } });
+    expect(anonymous.status).toBe(401);
+    const inUrl = await fetch(`${bahi.url}/api/events?token=${token}`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(inUrl.status).toBe(401);
+    const bearer = await fetch(`${bahi.url}/api/events`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    });
+    expect(bearer.status).toBe(200);
+    await bearer.body?.cancel();
+  });
+});
