@@ -328,6 +328,21 @@ export const eventSchemas = {
   },
   /** A standalone process started on this data directory (an audit trail of restarts). */
   StandaloneStarted: { version: 1, schema: z.object({ pid: z.number().int(), frontendsBuilt: z.boolean() }) },
+  /** A notice for the users of a role (the license expiring or expired, for Admins). */
+  NotificationRaised: {
+    version: 1,
+    schema: z.object({
+      id: z.uuid(),
+      audience: z.enum(ROLES),
+      type: z.enum(['info', 'warning', 'success', 'error']),
+      title: text,
+      message: text,
+      link: nullableText,
+    }),
+  },
+  /** One user read one notification, or all of them up to a moment. */
+  NotificationRead: { version: 1, schema: z.object({ user_id: z.uuid(), notification_id: z.uuid() }) },
+  NotificationsAllRead: { version: 1, schema: z.object({ user_id: z.uuid(), up_to: text }) },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

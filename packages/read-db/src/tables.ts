@@ -176,6 +176,26 @@ export interface ActivityRecordsTable {
   data: Json;
 }
 
+export interface NotificationsTable {
+  id: string;
+  audience: string;
+  type: 'info' | 'warning' | 'success' | 'error';
+  title: string;
+  message: string;
+  link: string | null;
+  created_at: CreatedAt;
+}
+
+export interface NotificationReadsTable {
+  user_id: string;
+  notification_id: string;
+}
+
+export interface NotificationReadsAllTable {
+  user_id: string;
+  up_to: CreatedAt;
+}
+
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   event_type_counts: EventTypeCountsTable;
@@ -192,4 +212,7 @@ export interface Database {
   cash_records: CashRecordsTable;
   activity_log: ActivityLogTable;
   activity_records: ActivityRecordsTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
+  notification_reads_all: NotificationReadsAllTable;
 }

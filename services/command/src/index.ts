@@ -2,6 +2,7 @@ export { bootstrapFirstAdmin } from './auth/bootstrap.ts';
 export { createLoginLimiter } from './auth/login-limiter.ts';
 export { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
 export { setStreamCacheSize } from './execute.ts';
+export { licenseNotice, watchLicense } from './notifications/license-watch.ts';
 export { registerCommandRoutes } from './routes.ts';
 export { startCommandService } from './service.ts';
 export { commandTestApp } from './testing/command-app.ts';

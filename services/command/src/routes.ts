@@ -3,6 +3,7 @@ import type { CommandDeps } from './deps.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
+import { registerNotificationRoutes } from './routes/notifications.routes.ts';
 import { registerTransactionRoutes } from './routes/transactions.routes.ts';
 import { registerUserRoutes } from './routes/users.routes.ts';
 
@@ -18,4 +19,5 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
   await registerMasterRoutes(app, deps);
   await registerTransactionRoutes(app, deps);
   await registerCashRoutes(app, deps);
+  await registerNotificationRoutes(app, deps);
 }

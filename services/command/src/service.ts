@@ -7,6 +7,7 @@ import {
 } from '@bahi/server-kit';
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts';
 import { createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
+import { watchLicense } from './notifications/license-watch.ts';
 import { registerCommandRoutes } from './routes.ts';
 
 /** The command service as its own process: it needs the JWT secret and the first Admin's sign-in. */
@@ -30,7 +31,9 @@ export function startCommandService(env: NodeJS.ProcessEnv = process.env): Promi
       });
       registerLicenseGate(app, license);
       await registerCommandRoutes(app, deps);
-      return undefined;
+      const watch = watchLicense(deps);
+      await watch.check();
+      return { stop: async () => watch.stop() };
     },
   });
 }

@@ -7,6 +7,7 @@ import { eventTypeCounts } from './event-type-counts.projection.ts';
 import { journal } from './journal.projection.ts';
 import { masterReferences } from './master-references.projection.ts';
 import { masters } from './masters.projection.ts';
+import { notifications } from './notifications.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
 import { purchasesAndSales } from './purchases-and-sales.projection.ts';
@@ -22,6 +23,7 @@ export const allProjections: readonly Projection[] = [
   purchasesAndSales,
   cashRecords,
   activityLog,
+  notifications,
 ];
 
 export interface Projector {

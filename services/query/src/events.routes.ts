@@ -21,8 +21,14 @@ function sessionToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** What the UI hears: a re-checked license, or which kind of record just changed. */
-function toMessage(event: RecordedEvent) {
+/** What the UI hears: a re-checked license, a notification for its role, or which kind of record changed. */
+function toMessage(event: RecordedEvent, role: string) {
+  if (event.type === 'NotificationRaised') {
+    const n = event.data as { audience: string };
+    return n.audience === role
+      ? { id: event.position.toString(), event: 'notification', data: event.data }
+      : undefined;
+  }
   if (event.type === 'LicenseChecked') {
     return {
       id: event.position.toString(),
@@ -66,7 +72,8 @@ export async function registerEventStream(app: FastifyInstance, deps: QueryDeps 
     void (async () => {
       for await (const event of subscription) {
         if (!reply.sse.isConnected) break;
-        await reply.sse.send(toMessage(event));
+        const message = toMessage(event, user.role);
+        if (message) await reply.sse.send(message);
       }
     })().catch((error) => request.log.warn({ err: error }, 'event stream ended'));
   });

@@ -6,6 +6,7 @@ import { registerCashListRoutes } from './cash.routes.ts';
 import { registerEventStream, type StreamAuth } from './events.routes.ts';
 import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
+import { registerNotificationListRoutes } from './notifications.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
 
@@ -31,5 +32,6 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerTransactionListRoutes(app, deps);
   await registerCashListRoutes(app, deps);
   await registerLogRoutes(app, deps);
+  await registerNotificationListRoutes(app, deps);
   await registerEventStream(app, deps);
 }

@@ -5,6 +5,7 @@ import {
   loadSignedInUser,
   PUBLIC_API_PATHS,
   registerCommandRoutes,
+  watchLicense,
 } from '@bahi/command';
 import { eventSchemas } from '@bahi/contracts';
 import { startProjector } from '@bahi/projector';
@@ -98,6 +99,8 @@ export async function startStandalone(
       tokens: commandDeps.tokens,
       loadUser: loadSignedInUser(commandDeps),
     });
+    const watch = watchLicense(commandDeps);
+    stops.push(async () => watch.stop());
     const worker = startReportsWorker({});
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });
@@ -117,6 +120,7 @@ export async function startStandalone(
       'any',
     );
 
+    await watch.check().catch((error) => app.log.error({ err: error }, 'license check failed'));
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     const port = new URL(address).port;
     const url = `http://localhost:${port}`;
