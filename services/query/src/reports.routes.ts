@@ -164,12 +164,15 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
   /** Stock per godown: product and quantity, from the stock lines of the journal. */
   app.get('/api/reports/stock', async (request) => {
     signedIn(request);
+    const q = z.object({ asOf: day('asOf') }).parse(request.query);
     await readAfterClientPosition(deps, request, ['masters', 'journal']);
     const rows = await sql<{ godown: string; product: string; quantity: string }>`
       select g.name as godown, p.name as product, s.quantity::text as quantity
         from (select split_part(account, ':', 2)::uuid as godown_id, split_part(account, ':', 3)::uuid as product_id,
                      sum(quantity) as quantity
-                from journal where account like 'stock:%' group by account) s
+                from journal where account like 'stock:%'
+                 and (${q.asOf ?? null}::date is null or business_date <= ${q.asOf ?? null}::date)
+               group by account) s
         join parties g on g.id = s.godown_id
         join products p on p.id = s.product_id
        where s.quantity <> 0

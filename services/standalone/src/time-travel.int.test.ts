@@ -120,6 +120,11 @@ describe('time travel: asOf and knownAt', () => {
     expect((await ledger('asOf=2026-11-05')).closingBalance).toBe('-250.00'); // 50 - 300: the purchase is dated the 10th
     expect(await movements('asOf=2026-11-05')).toBe('-300.00');
     expect(await movements('asOf=2026-11-30')).toBe('900.00');
+    // Stock as of a date before the purchase (dated the 10th) holds nothing; after it, the edited 12.
+    expect((await call('GET', '/reports/stock?asOf=2026-11-09')).body).toEqual({});
+    expect((await call('GET', '/reports/stock?asOf=2026-11-10')).body).toEqual({
+      G: [{ product_name: 'P', quantity: '12.0000' }],
+    });
   });
 
   it('answers what the books said at a past moment (knownAt): before the backdated entry, before the edit', async () => {
