@@ -3,14 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
+import { day, escapeLike } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}/, `${label} must be a date`)
-    .transform((v) => v.slice(0, 10))
-    .optional();
 const optionalId = (label: string) => z.union([z.uuid(`${label} must be an id`), z.literal('')]).optional();
 const cashQuery = listQuery.extend({
   startDate: day('startDate'),
@@ -26,8 +21,6 @@ const cashQuery = listQuery.extend({
 type CashQuery = z.infer<typeof cashQuery>;
 type Rec = Record<string, string | null>;
 type Kind = 'Payment' | 'Transfer' | 'SalaryPayment' | 'ClearingPayout' | 'Expense' | 'Income';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   /** One page of cash records of some kinds, filtered, newest business date first, with party names. */

@@ -3,6 +3,7 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { escapeLike } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 /** Paging and filters of every list (spec section 7): page 1-based, limit 15 by default, -1 for all. */
@@ -45,8 +46,6 @@ export async function readAfterClientPosition(
     throw error;
   }
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function registerMasterListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   app.get('/api/auth/profile', async (request) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
+import { day, escapeLike } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 const ENTITY = {
@@ -33,13 +34,6 @@ const PARTICULARS: Record<string, string> = {
   IncomeUpdated: 'Income (edited)',
   IncomeDeleted: 'Income (deleted)',
 };
-
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}/, `${label} must be a date`)
-    .transform((v) => v.slice(0, 10))
-    .optional();
 
 const knownAt = z.iso
   .datetime({ offset: true, error: 'knownAt must be a moment such as 2026-11-21T10:00:00Z' })
@@ -304,11 +298,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     if (q.endDate) rows = rows.where('r.business_date', '<=', q.endDate);
     if (q.city_id) rows = rows.where('r.city_id', '=', q.city_id);
     if (q.category)
-      rows = rows.where(
-        sql<string>`r.record->>'category'`,
-        'ilike',
-        `%${q.category.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      );
+      rows = rows.where(sql<string>`r.record->>'category'`, 'ilike', `%${escapeLike(q.category)}%`);
     return (await rows.execute()).map((r) => ({ ...r, currency: 'INR' }));
   });
 

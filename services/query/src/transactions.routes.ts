@@ -3,14 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
+import { day } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}/, `${label} must be a date`)
-    .transform((v) => v.slice(0, 10))
-    .optional();
 const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });
 
 /**
