@@ -343,6 +343,8 @@ export const eventSchemas = {
   /** One user read one notification, or all of them up to a moment. */
   NotificationRead: { version: 1, schema: z.object({ user_id: z.uuid(), notification_id: z.uuid() }) },
   NotificationsAllRead: { version: 1, schema: z.object({ user_id: z.uuid(), up_to: text }) },
+  /** The demo business was loaded (BAHI_DEMO=1), once. */
+  DemoLoaded: { version: 1, schema: z.object({ writes: z.number().int() }) },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
 } as const;

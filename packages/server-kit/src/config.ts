@@ -57,6 +57,8 @@ export const standaloneEnvSchema = baseEnvSchema.extend({
   PORT: port(3000),
   BAHI_DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
   BAHI_FRONTENDS_DIR: z.string().trim().min(1).default('./frontends'),
+  /** 1: on a store with no business yet, load the small demo business (npm run seed -- --scale small). */
+  BAHI_DEMO: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   BAHI_ADMIN_EMAIL: z.email('must be an email address').default('admin@bahi.local'),
   BAHI_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('bahi-admin-2026'),
   ...licenseVars,

@@ -17,6 +17,7 @@ runMain('bahi', async () => {
           ]
         : []),
       ...(bahi.license.isValid ? [] : [`  LICENSE NOT VALID: ${bahi.license.reason}`]),
+      ...(bahi.demo ? [`  Loaded the demo business (${bahi.demo.writes} records).`] : []),
       '',
     ].join('\n'),
   );

@@ -1,13 +1,17 @@
 import { resolve } from 'node:path';
 import {
   bootstrapFirstAdmin,
+  type Call,
   createCommandDeps,
   loadSignedInUser,
   PUBLIC_API_PATHS,
   registerCommandRoutes,
+  SCALES,
+  seedBusiness,
   watchLicense,
 } from '@bahi/command';
 import { eventSchemas } from '@bahi/contracts';
+import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projector';
 import { registerQueryRoutes } from '@bahi/query';
 import { startReportsWorker } from '@bahi/reports-worker';
@@ -23,7 +27,7 @@ import {
   type StandaloneEnv,
   standaloneEnvSchema,
 } from '@bahi/server-kit';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDevelopmentLicense } from './dev-license.ts';
 import { registerFrontends } from './frontends.ts';
@@ -37,6 +41,39 @@ export interface Standalone extends Running {
     reason: string | null;
     createdDevelopmentLicense?: { expiresAt: string; dir: string };
   };
+  /** Set when this start loaded the demo business (BAHI_DEMO=1). */
+  demo?: { writes: number } | undefined;
+}
+
+/**
+ * BAHI_DEMO=1: the small demo business, once, on a store that has none yet (the
+ * system-demo stream marks it), written through the same routes a person uses.
+ */
+async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: StandaloneEnv) {
+  if ((await eventStore.readStream('system-demo', { maxCount: 1 })).length > 0) return undefined;
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: config.BAHI_ADMIN_EMAIL, password: config.BAHI_ADMIN_PASSWORD },
+  });
+  const token = (login.json() as { token: string }).token;
+  const call: Call = async (method, path, body) => {
+    const res = await app.inject({
+      method,
+      url: path,
+      headers: { authorization: `Bearer ${token}` },
+      payload: body as object,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const result = await seedBusiness(call, { ...SCALES.small, until: new Date().toISOString().slice(0, 10) });
+  await eventStore.append(
+    'system-demo',
+    [{ type: 'DemoLoaded', data: { writes: result.writes }, metadata: { schemaVersion: 1 } }],
+    'no_stream',
+  );
+  return result;
 }
 
 /**
@@ -121,6 +158,8 @@ export async function startStandalone(
     );
 
     await watch.check().catch((error) => app.log.error({ err: error }, 'license check failed'));
+    let demo: { writes: number } | undefined;
+    if (config.BAHI_DEMO === '1') demo = await loadDemo(app, storage.eventStore, config);
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     const port = new URL(address).port;
     const url = `http://localhost:${port}`;
@@ -128,6 +167,7 @@ export async function startStandalone(
     return {
       url,
       config,
+      demo,
       license: {
         isValid: info.isValid,
         reason: info.reason,
