@@ -8,7 +8,8 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { commandTestApp, setStreamCacheSize } from '@bahi/command';
+import { setStreamCacheSize } from '@bahi/command';
+import { commandTestApp } from '@bahi/command/testing';
 import { createPgSqlClient } from '@bahi/sql-client';
 import pg from 'pg';
 

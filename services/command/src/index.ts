@@ -6,4 +6,3 @@ export { licenseNotice, watchLicense } from './notifications/license-watch.ts';
 export { registerCommandRoutes } from './routes.ts';
 export { type Call, SCALES, seedBusiness } from './seed.ts';
 export { startCommandService } from './service.ts';
-export { commandTestApp } from './testing/command-app.ts';

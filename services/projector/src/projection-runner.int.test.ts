@@ -178,10 +178,32 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
     expect(failed.error).toMatch(/cannot apply Poison/);
     await runnerA.stop();
     await runnerB.stop();
-    // A failed projection does not silently restart.
-    const restarted = new ProjectionRunner({ eventStore: store, readDb, projection: failing });
+    // A failed projection does not silently restart: a new runner applies nothing at all
+    // (re-applying would fail on the same event and leave the same position, so count calls).
+    let applied = 0;
+    const counting: Projection = {
+      name: failing.name,
+      apply: async (tx, events) => {
+        applied++;
+        await failing.apply(tx, events);
+      },
+    };
+    const said: string[] = [];
+    const restarted = new ProjectionRunner({
+      eventStore: store,
+      readDb,
+      projection: counting,
+      flushAfterMs: 1,
+      log: (message) => said.push(message),
+    });
     restarted.start();
+    await new Promise((r) => setTimeout(r, 300));
     await restarted.stop();
-    expect((await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')!.position).toBe(fine);
+    expect(applied).toBe(0);
+    expect(said).toEqual(['projection stopped']); // stopped for good, not retrying every few seconds
+    expect((await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')).toMatchObject({
+      position: fine,
+      status: 'failed',
+    });
   });
 });

@@ -114,8 +114,10 @@ export class ProjectionRunner {
       .select(['position', 'status'])
       .where('name', '=', this.name)
       .executeTakeFirstOrThrow();
-    if (row.status === 'failed')
-      throw new Error(`projection ${this.name} is stopped after a failure; resume it first`);
+    if (row.status === 'failed') {
+      // Permanent, not transient: the supervisor must not retry it every few seconds.
+      throw new ApplyFailed(`projection ${this.name} is stopped after a failure; resume it first`);
+    }
     return BigInt(row.position);
   }
 

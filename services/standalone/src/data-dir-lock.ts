@@ -1,4 +1,4 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 function alive(pid: number): boolean {
@@ -15,6 +15,7 @@ function alive(pid: number): boolean {
  * them. A lock left by a process that no longer runs (a crash) is taken over.
  */
 export async function lockDataDir(dataDir: string): Promise<{ release(): Promise<void> }> {
+  await mkdir(dataDir, { recursive: true }); // a first start: nothing there yet
   const path = join(dataDir, 'bahi.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

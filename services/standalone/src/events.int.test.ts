@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Standalone, startStandalone } from './standalone.ts';
+import type { Standalone } from './standalone.ts';
+import { openTestApp, type TestApp } from './testing/test-app.ts';
 
 interface Message {
   id?: string;
@@ -50,22 +48,15 @@ function messages(response: Response) {
 }
 
 describe('the live event stream', () => {
-  let dir: string;
+  let t: TestApp;
   let bahi: Standalone;
   let token: string;
   let cookie: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bahi-events-'));
-    bahi = await startStandalone(
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        BAHI_DATA_DIR: join(dir, 'data'),
-        BAHI_FRONTENDS_DIR: join(dir, 'none'),
-      },
-      { logger: false },
-    );
+    t = await openTestApp();
+    bahi = t.bahi;
+    // Its own sign-in: the point here is the session cookie it sets.
     const login = await fetch(`${bahi.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -80,8 +71,7 @@ describe('the live event stream', () => {
     cookie = setCookie.split(';')[0]!;
   }, 60_000);
   afterAll(async () => {
-    await bahi?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await t?.close();
   });
 
   const open = (headers: Record<string, string> = {}) =>

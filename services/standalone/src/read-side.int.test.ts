@@ -1,54 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Standalone, startStandalone } from './standalone.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
-type Body = any;
+import type { Standalone } from './standalone.ts';
+import { openTestApp, type TestApp } from './testing/test-app.ts';
 
 /** The read side as the UI uses it: write through the command routes, read the lists back. */
 describe('master lists', () => {
-  let dir: string;
+  let t: TestApp;
   let bahi: Standalone;
   let admin: string;
-  let last = '0';
-  const call = async (method: string, path: string, body?: unknown, token = admin) => {
-    const res = await fetch(`${bahi.url}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-bahi-position': last,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as Body;
-    if (method !== 'GET' && res.status < 300) last = json.position; // as the UI's API client does
-    return { status: res.status, body: json as Body };
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    t.call(method, path, body, token);
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bahi-read-'));
-    bahi = await startStandalone(
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        BAHI_DATA_DIR: join(dir, 'data'),
-        BAHI_FRONTENDS_DIR: join(dir, 'none'),
-      },
-      { logger: false },
-    );
-    const login = await fetch(`${bahi.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: bahi.config.BAHI_ADMIN_EMAIL,
-        password: bahi.config.BAHI_ADMIN_PASSWORD,
-      }),
-    });
-    admin = ((await login.json()) as { token: string }).token;
+    t = await openTestApp();
+    bahi = t.bahi;
+    admin = t.token;
     const mk = async (kind: string, body: unknown) => {
       const r = await call('POST', `/masters/${kind}`, body);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -86,8 +52,7 @@ describe('master lists', () => {
     });
   }, 60_000);
   afterAll(async () => {
-    await bahi?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await t?.close();
   });
 
   it('lists funders with their city and balance on the normal side, read right after the writes', async () => {
@@ -157,12 +122,7 @@ describe('master lists', () => {
       password: 'secret-pw',
       role: 'Manager',
     });
-    const login = await fetch(`${bahi.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'mona@x.io', password: 'secret-pw' }),
-    });
-    const mona = ((await login.json()) as { token: string }).token;
+    const mona = await t.login('mona@x.io', 'secret-pw');
     expect((await call('GET', '/masters/users', undefined, mona)).status).toBe(403);
     expect((await call('GET', '/masters/products', undefined, mona)).body.totalItems).toBe(1);
     const profile = await call('GET', '/auth/profile', undefined, mona);
@@ -525,12 +485,7 @@ describe('master lists', () => {
     const recent = await call('GET', '/logs/recent');
     expect(recent.body).toHaveLength(10);
     expect(recent.body[0]).toMatchObject({ action_type: 'UPDATE', model_name: 'Product' }); // newest first
-    const login = await fetch(`${bahi.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'mona@x.io', password: 'secret-pw' }),
-    });
-    const mona = ((await login.json()) as { token: string }).token;
+    const mona = await t.login('mona@x.io', 'secret-pw');
     expect((await call('GET', '/logs', undefined, mona)).status).toBe(403);
     expect((await call('GET', '/logs/recent', undefined, mona)).status).toBe(200);
   });

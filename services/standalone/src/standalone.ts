@@ -87,13 +87,7 @@ export async function startStandalone(
 ): Promise<Standalone> {
   const config = loadConfig(standaloneEnvSchema, env);
   const dataDir = resolve(config.BAHI_DATA_DIR);
-  const lock = await lockDataDir(dataDir).catch(async (error) => {
-    // the directory may not exist yet on a first start
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(dataDir, { recursive: true });
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return lockDataDir(dataDir);
-    throw error;
-  });
+  const lock = await lockDataDir(dataDir);
   const stops: Array<() => Promise<unknown>> = [() => lock.release()];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});

@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Standalone, startStandalone } from './standalone.ts';
+import { openTestApp, type TestApp } from './testing/test-app.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
-type Body = any;
 const tick = () => new Promise((r) => setTimeout(r, 15));
 
 /**
@@ -13,24 +8,8 @@ const tick = () => new Promise((r) => setTimeout(r, 15));
  * (knownAt), around a backdated entry and an edit.
  */
 describe('time travel: asOf and knownAt', () => {
-  let dir: string;
-  let bahi: Standalone;
-  let token: string;
-  let last = '0';
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${bahi.url}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-bahi-position': last,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await res.json()) as Body;
-    if (method !== 'GET' && res.status < 300) last = json.position;
-    return { status: res.status, body: json as Body };
-  };
+  let t: TestApp;
+  const call = (method: string, path: string, body?: unknown) => t.call(method, path, body);
   const ids: Record<string, string> = {};
   const moments: Record<string, string> = {};
   const ledger = async (query: string) =>
@@ -41,25 +20,7 @@ describe('time travel: asOf and knownAt', () => {
     ).balance.amount;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bahi-time-'));
-    bahi = await startStandalone(
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        BAHI_DATA_DIR: join(dir, 'data'),
-        BAHI_FRONTENDS_DIR: join(dir, 'none'),
-      },
-      { logger: false },
-    );
-    const login = await fetch(`${bahi.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: bahi.config.BAHI_ADMIN_EMAIL,
-        password: bahi.config.BAHI_ADMIN_PASSWORD,
-      }),
-    });
-    token = ((await login.json()) as { token: string }).token;
+    t = await openTestApp();
     const mk = async (kind: string, body: unknown) =>
       (await call('POST', `/masters/${kind}`, body)).body.id as string;
     ids.city = await mk('cities', { name: 'Pune', currency_name: 'INR', rate: 1 });
@@ -108,8 +69,7 @@ describe('time travel: asOf and knownAt', () => {
     ).toBe(200);
   }, 60_000);
   afterAll(async () => {
-    await bahi?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await t?.close();
   });
 
   it('answers the books as they are now', async () => {

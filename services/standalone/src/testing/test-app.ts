@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Standalone, startStandalone } from '../standalone.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests check answers field by field
+export type Body = any;
+
+export interface TestApp {
+  bahi: Standalone;
+  dir: string;
+  /** The first Admin's token. */
+  token: string;
+  login(email: string, password: string): Promise<string>;
+  /**
+   * An API call as the UI's client makes it: the Bearer token, and X-Bahi-Position of the
+   * last write so reads see it.
+   */
+  call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Body }>;
+  /** Later reads wait for everything written so far, not only this client's own writes. */
+  syncToHead(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The standalone app on a fresh temporary data directory, signed in as its first Admin. */
+export async function openTestApp(
+  options: { env?: (dir: string) => Record<string, string>; prepare?: (dir: string) => Promise<void> } = {},
+): Promise<TestApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'bahi-test-'));
+  await options.prepare?.(dir);
+  const bahi = await startStandalone(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BAHI_DATA_DIR: join(dir, 'data'),
+      BAHI_FRONTENDS_DIR: join(dir, 'none'),
+      ...options.env?.(dir),
+    },
+    { logger: false },
+  );
+  const login = async (email: string, password: string) => {
+    const res = await fetch(`${bahi.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const token = await login(bahi.config.BAHI_ADMIN_EMAIL, bahi.config.BAHI_ADMIN_PASSWORD);
+  let last = '0';
+  return {
+    bahi,
+    dir,
+    token,
+    login,
+    async call(method, path, body, as = token) {
+      const res = await fetch(`${bahi.url}/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${as}`,
+          'x-bahi-position': last,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const json = (await res.json()) as Body;
+      if (method !== 'GET' && res.status < 300 && json?.position) last = json.position;
+      return { status: res.status, body: json };
+    },
+    async syncToHead() {
+      const ready = (await (await fetch(`${bahi.url}/api/ready`)).json()) as {
+        eventStore: { headPosition: string };
+      };
+      last = ready.eventStore.headPosition;
+    },
+    async close() {
+      await bahi.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
