@@ -1,4 +1,5 @@
 export { sqlClientDialect } from './dialect.ts';
+export { migrations } from './migrations/index.ts';
 export {
   openReadDb,
   ProjectionBehindError,

@@ -14,6 +14,21 @@ export type ProjectionCheckpoint = Selectable<ProjectionCheckpointsTable>;
 export type NewProjectionCheckpoint = Insertable<ProjectionCheckpointsTable>;
 export type ProjectionCheckpointUpdate = Updateable<ProjectionCheckpointsTable>;
 
+/** A rebuild of read models into a shadow schema: asked for, running, done or failed. */
+export interface ProjectionRebuildsTable {
+  id: string;
+  projections: ColumnType<string[], string, string>;
+  swap: boolean;
+  status: 'requested' | 'running' | 'done' | 'failed';
+  requested_by: string;
+  position: ColumnType<string, string | bigint | undefined, string | bigint>;
+  target: ColumnType<string, string | bigint | undefined, string | bigint>;
+  report: ColumnType<unknown, string | null | undefined, string | null>;
+  error: string | null;
+  requested_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface EventTypeCountsTable {
   type: string;
   count: Int8;
@@ -198,6 +213,7 @@ export interface NotificationReadsAllTable {
 
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
+  projection_rebuilds: ProjectionRebuildsTable;
   event_type_counts: EventTypeCountsTable;
   master_references: MasterReferencesTable;
   record_streams: RecordStreamsTable;

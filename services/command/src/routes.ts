@@ -4,6 +4,7 @@ import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
 import { registerNotificationRoutes } from './routes/notifications.routes.ts';
+import { registerProjectionRoutes } from './routes/projections.routes.ts';
 import { registerTransactionRoutes } from './routes/transactions.routes.ts';
 import { registerUserRoutes } from './routes/users.routes.ts';
 
@@ -20,4 +21,5 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
   await registerTransactionRoutes(app, deps);
   await registerCashRoutes(app, deps);
   await registerNotificationRoutes(app, deps);
+  await registerProjectionRoutes(app, deps);
 }

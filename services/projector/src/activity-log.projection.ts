@@ -109,6 +109,7 @@ function changeOf(event: RecordedEvent): Change | undefined {
 /** The activity log: who created, changed or deleted which record, and its data before and after. */
 export const activityLog: Projection = {
   name: 'activity_log',
+  tables: ['activity_log', 'activity_records'],
   async apply(tx, events) {
     for (const event of events) {
       const change = changeOf(event);

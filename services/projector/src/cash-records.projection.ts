@@ -17,6 +17,7 @@ const SHAPES: Record<string, { kind: string; key: string; date: string; amount: 
 /** Payments, transfers, salary payments, clearing payouts, expenses and incomes as rows. */
 export const cashRecords: Projection = {
   name: 'cash_records',
+  tables: ['cash_records'],
   async apply(tx, events) {
     for (const event of events) {
       const d = event.data as Rec;

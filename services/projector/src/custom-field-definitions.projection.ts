@@ -12,6 +12,7 @@ interface Definition {
 /** The custom field definitions as they stand: what transaction forms show and what the command side checks. */
 export const customFieldDefinitions: Projection = {
   name: 'custom_field_definitions',
+  tables: ['custom_field_definitions'],
   async apply(tx, events) {
     for (const event of events) {
       if (event.type === 'CustomFieldDefinitionCreated' || event.type === 'CustomFieldDefinitionUpdated') {

@@ -4,6 +4,7 @@ import type { Projection } from './projection.ts';
 /** How many events of each type the log holds: an operator's view of what the books contain. */
 export const eventTypeCounts: Projection = {
   name: 'event_type_counts',
+  tables: ['event_type_counts'],
   async apply(tx, events) {
     const byType = new Map<string, { count: bigint; last: bigint }>();
     for (const event of events) {

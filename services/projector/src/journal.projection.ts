@@ -56,6 +56,7 @@ function recordOf(event: RecordedEvent): { id: string; date: string | undefined 
 /** Every posting line of every event: the source of balances, ledgers and the day-wise books. */
 export const journal: Projection = {
   name: 'journal',
+  tables: ['journal'],
   async apply(tx, events) {
     for (const event of events) {
       const postings = (event.data as { postings?: Posting[] }).postings;

@@ -131,6 +131,7 @@ function toRows(kind: string, id: string, targets: Array<[string, string | null 
  */
 export const masterReferences: Projection = {
   name: 'master_references',
+  tables: ['master_references'],
   async apply(tx, events) {
     for (const event of events) {
       const refs = referencesOf(event);

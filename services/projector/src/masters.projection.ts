@@ -6,6 +6,7 @@ type Data = Record<string, string | boolean | null>;
 /** Cities, products, the parties (funders, agents, collectors, godowns) and users as rows. */
 export const masters: Projection = {
   name: 'masters',
+  tables: ['cities', 'products', 'parties', 'users'],
   async apply(tx, events) {
     for (const event of events) {
       const data = event.data as Data;

@@ -5,6 +5,7 @@ type Rec = Record<string, string>;
 /** Notifications and who has read them. */
 export const notifications: Projection = {
   name: 'notifications',
+  tables: ['notifications', 'notification_reads', 'notification_reads_all'],
   async apply(tx, events) {
     for (const event of events) {
       const d = event.data as Rec;

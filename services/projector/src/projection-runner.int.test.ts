@@ -7,6 +7,7 @@ import { withTestDatabase } from '../../../test/postgres.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
+import { resumeProjection } from './rebuild.ts';
 
 interface Env {
   sql: SqlClient;
@@ -119,6 +120,7 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
     let calls = 0;
     const flaky: Projection = {
       name: 'flaky',
+      tables: ['event_type_counts'],
       async apply(tx, events) {
         calls++;
         if (calls <= 2)
@@ -147,6 +149,7 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
     const { store, readDb } = env;
     const failing: Projection = {
       name: 'fails_on_poison',
+      tables: ['event_type_counts'],
       async apply(tx, events) {
         for (const e of events) {
           if (e.type === 'Poison') throw new Error('cannot apply Poison');
@@ -181,11 +184,13 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
     // A failed projection does not silently restart: a new runner applies nothing at all
     // (re-applying would fail on the same event and leave the same position, so count calls).
     let applied = 0;
+    let fixed = false;
     const counting: Projection = {
       name: failing.name,
+      tables: failing.tables,
       apply: async (tx, events) => {
         applied++;
-        await failing.apply(tx, events);
+        await failing.apply(tx, fixed ? events.filter((e) => e.type !== 'Poison') : events);
       },
     };
     const said: string[] = [];
@@ -194,16 +199,34 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
       readDb,
       projection: counting,
       flushAfterMs: 1,
+      resumePollMs: 50,
       log: (message) => said.push(message),
     });
     restarted.start();
     await new Promise((r) => setTimeout(r, 300));
-    await restarted.stop();
     expect(applied).toBe(0);
-    expect(said).toEqual(['projection stopped']); // stopped for good, not retrying every few seconds
+    expect(said).toEqual(['projection stopped']); // stopped until resumed, not retrying every few seconds
     expect((await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')).toMatchObject({
       position: fine,
       status: 'failed',
+    });
+
+    // Fixed and resumed by the operator: it goes on from its checkpoint, through the events it
+    // had stopped on, while it keeps running in the same process.
+    fixed = true;
+    expect(await resumeProjection(readDb, 'fails_on_poison')).toBe('resumed');
+    expect(await resumeProjection(readDb, 'fails_on_poison')).toBe('not-failed');
+    expect(await resumeProjection(readDb, 'no_such_projection')).toBe('unknown');
+    const head = await store.headPosition();
+    await until('resumed to the head', async () =>
+      (await readCheckpoints(readDb)).some((c) => c.name === 'fails_on_poison' && c.position === head),
+    );
+    await restarted.stop();
+    expect(said).toEqual(['projection stopped', 'projection resumed']);
+    expect((await counts(readDb))['fails:After']).toBe(1);
+    expect((await readCheckpoints(readDb)).find((c) => c.name === 'fails_on_poison')).toMatchObject({
+      status: 'running',
+      error: null,
     });
   });
 });

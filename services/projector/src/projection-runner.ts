@@ -10,6 +10,8 @@ export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** How long a partial batch waits for more events before it is committed. */
   flushAfterMs?: number;
+  /** How often a projection stopped by a failure looks whether it has been resumed. */
+  resumePollMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -62,7 +64,7 @@ export class ProjectionRunner {
   #done: Promise<void> | undefined;
 
   constructor(options: ProjectionRunnerOptions) {
-    this.#options = { batchSize: 500, flushAfterMs: 10, ...options };
+    this.#options = { batchSize: 500, flushAfterMs: 10, resumePollMs: 1000, ...options };
   }
 
   get name(): string {
@@ -82,9 +84,15 @@ export class ProjectionRunner {
         });
         return;
       } catch (error) {
-        if (error instanceof ApplyFailed || this.#abort.signal.aborted) {
+        if (this.#abort.signal.aborted) return;
+        if (error instanceof ApplyFailed) {
+          // Stopped, visibly, until an operator resumes it (or a rebuild replaces it).
           this.#options.log?.('projection stopped', { projection: this.name, error: String(error) });
-          return;
+          await this.#waitForResume();
+          if (this.#abort.signal.aborted) return;
+          this.#options.log?.('projection resumed', { projection: this.name });
+          backoff = 100;
+          continue;
         }
         this.#options.log?.('projection interrupted; retrying', {
           projection: this.name,
@@ -94,6 +102,21 @@ export class ProjectionRunner {
         await sleep(backoff, this.#abort.signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
+    }
+  }
+
+  async #waitForResume(): Promise<void> {
+    const { readDb, resumePollMs } = this.#options;
+    while (!this.#abort.signal.aborted) {
+      await sleep(resumePollMs, this.#abort.signal);
+      if (this.#abort.signal.aborted) return;
+      const row = await readDb
+        .selectFrom('projection_checkpoints')
+        .select('status')
+        .where('name', '=', this.name)
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (row && row.status !== 'failed') return;
     }
   }
 
@@ -133,11 +156,24 @@ export class ProjectionRunner {
       const batch = buffer;
       buffer = [];
       const last = batch.at(-1)!.position;
-      let applied = false;
+      let stage = 'lock' as 'lock' | 'apply' | 'commit';
       try {
         await readDb.transaction().execute(async (tx) => {
-          await projection.apply(tx, batch);
-          applied = true;
+          // The checkpoint row is the projection's lock: a rebuild's swap takes it too, and may
+          // move the checkpoint past events this subscription has already delivered.
+          const row = await tx
+            .selectFrom('projection_checkpoints')
+            .select(['position', 'status'])
+            .where('name', '=', this.name)
+            .forUpdate()
+            .executeTakeFirstOrThrow();
+          if (row.status === 'failed') throw new ApplyFailed(`projection ${this.name} was stopped`);
+          const checkpoint = BigInt(row.position);
+          const pending = batch.filter((event) => event.position > checkpoint);
+          if (pending.length === 0) return;
+          stage = 'apply';
+          await projection.apply(tx, pending);
+          stage = 'commit';
           await tx
             .updateTable('projection_checkpoints')
             .set({ position: last, status: 'running', error: null, updated_at: new Date() })
@@ -148,7 +184,8 @@ export class ProjectionRunner {
       } catch (error) {
         // Only the projection's own failure is a dead letter; a database that went away
         // while committing is retried by the supervisor.
-        if (applied || !isApplyError(error)) throw error;
+        if (error instanceof ApplyFailed) throw error;
+        if (stage !== 'apply' || !isApplyError(error)) throw error;
         await readDb
           .updateTable('projection_checkpoints')
           .set({

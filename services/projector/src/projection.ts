@@ -8,5 +8,7 @@ import type { Transaction } from 'kysely';
  */
 export interface Projection {
   name: string;
+  /** The read-db tables it alone writes (a rebuild fills these in a shadow schema and swaps them). */
+  tables: readonly string[];
   apply(tx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
 }

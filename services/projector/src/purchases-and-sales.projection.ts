@@ -6,6 +6,7 @@ type Rec = Record<string, unknown>;
 /** Purchases and sales as rows, with what has been returned of each. */
 export const purchasesAndSales: Projection = {
   name: 'purchases_and_sales',
+  tables: ['purchases', 'sales'],
   async apply(tx, events) {
     for (const event of events) {
       const d = event.data as Rec;

@@ -3,6 +3,7 @@ import type { Projection } from './projection.ts';
 /** Where each purchase and sale lives, so a return can load the right stream. */
 export const recordStreams: Projection = {
   name: 'record_streams',
+  tables: ['record_streams'],
   async apply(tx, events) {
     for (const event of events) {
       const record =

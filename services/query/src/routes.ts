@@ -7,6 +7,7 @@ import { registerEventStream, type StreamAuth } from './events.routes.ts';
 import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
+import { registerProjectionStatusRoutes } from './projections.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
 
@@ -33,5 +34,6 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerCashListRoutes(app, deps);
   await registerLogRoutes(app, deps);
   await registerNotificationListRoutes(app, deps);
+  await registerProjectionStatusRoutes(app, deps);
   await registerEventStream(app, deps);
 }

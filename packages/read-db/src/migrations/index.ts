@@ -8,6 +8,7 @@ import * as m20261121T0500 from './2026-11-21T05-00-purchases-and-sales.ts';
 import * as m20261121T0600 from './2026-11-21T06-00-cash-records.ts';
 import * as m20261121T0700 from './2026-11-21T07-00-activity-log.ts';
 import * as m20261121T0800 from './2026-11-21T08-00-notifications.ts';
+import * as m20261121T0900 from './2026-11-21T09-00-projection-rebuilds.ts';
 
 /** Every read-db migration, named by timestamp; kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T06-00-cash-records': m20261121T0600,
   '2026-11-21T07-00-activity-log': m20261121T0700,
   '2026-11-21T08-00-notifications': m20261121T0800,
+  '2026-11-21T09-00-projection-rebuilds': m20261121T0900,
 };

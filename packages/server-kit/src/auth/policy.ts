@@ -13,7 +13,8 @@ export type WriteArea =
   | 'payments'
   | 'transfers'
   | 'activity-log'
-  | 'license';
+  | 'license'
+  | 'read-models';
 
 const WRITERS: Record<WriteArea, readonly Role[]> = {
   masters: ['Admin', 'Manager'],
@@ -24,6 +25,7 @@ const WRITERS: Record<WriteArea, readonly Role[]> = {
   transfers: ['Admin', 'Manager', 'Collector'],
   'activity-log': ['Admin'],
   license: ['Admin'],
+  'read-models': ['Admin'],
 };
 
 const AREA_NAMES: Record<WriteArea, string> = {
@@ -35,6 +37,7 @@ const AREA_NAMES: Record<WriteArea, string> = {
   transfers: 'collector transfers',
   'activity-log': 'the activity log',
   license: 'the license',
+  'read-models': 'the read models',
 };
 
 export function mayWrite(role: Role, area: WriteArea): boolean {

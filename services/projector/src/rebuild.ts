@@ -1,0 +1,412 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore, RecordedEvent } from '@bahi/event-store';
+import { type Database, migrations, type ReadDb } from '@bahi/read-db';
+import { sql, type Transaction } from 'kysely';
+import { allProjections } from './all-projections.ts';
+import type { Projection } from './projection.ts';
+
+type Tx = Transaction<Database>;
+
+/** One table of one projection, live against the rebuilt copy. */
+export interface TableComparison {
+  projection: string;
+  table: string;
+  liveRows: number;
+  shadowRows: number;
+  liveChecksum: string;
+  shadowChecksum: string;
+  identical: boolean;
+}
+
+/** An account whose balance differs between the live journal and the rebuilt one. */
+export interface BalanceDifference {
+  account: string;
+  currency: string;
+  liveAmount: string;
+  shadowAmount: string;
+  liveQuantity: string;
+  shadowQuantity: string;
+}
+
+export interface ProjectionComparison {
+  projection: string;
+  /** Position of the log both sides had applied when compared (live, shadow). */
+  livePosition: string;
+  shadowPosition: string;
+  identical: boolean;
+  swapped: boolean;
+  tables: TableComparison[];
+  balanceDifferences: BalanceDifference[];
+}
+
+export interface RebuildReport {
+  id: string;
+  projections: string[];
+  swap: boolean;
+  events: number;
+  identical: boolean;
+  comparisons: ProjectionComparison[];
+  startedAt: string;
+  finishedAt: string;
+}
+
+export class RebuildRefused extends Error {
+  override readonly name = 'RebuildRefused';
+}
+
+export interface RebuildOptions {
+  eventStore: EventStore;
+  readDb: ReadDb;
+  /** Names to rebuild; none = every projection. */
+  names?: readonly string[];
+  /** Swap the rebuilt tables in (default) or only compare them with the live ones. */
+  swap?: boolean;
+  requestedBy?: string;
+  /** An already claimed rebuild row (from the Admin API's request). */
+  id?: string;
+  projections?: readonly Projection[];
+  batchSize?: number;
+  onProgress?: (progress: { position: bigint; target: bigint; events: number }) => void;
+}
+
+/** A rebuild that has not reported for this long is taken to have died with its process. */
+const ABANDONED_AFTER_MS = 5 * 60_000;
+const BALANCE_DIFFERENCES_SHOWN = 100;
+
+export function resolveProjections(
+  names: readonly string[] | undefined,
+  projections: readonly Projection[] = allProjections,
+): Projection[] {
+  if (!names || names.length === 0) return [...projections];
+  const unknown = names.filter((n) => !projections.some((p) => p.name === n));
+  if (unknown.length > 0)
+    throw new RebuildRefused(
+      `Unknown projection ${unknown.join(', ')}; known: ${projections.map((p) => p.name).join(', ')}.`,
+    );
+  return projections.filter((p) => names.includes(p.name));
+}
+
+async function markAbandoned(readDb: ReadDb): Promise<void> {
+  await readDb
+    .updateTable('projection_rebuilds')
+    .set({ status: 'failed', error: 'abandoned: its process stopped reporting', updated_at: new Date() })
+    .where('status', 'in', ['requested', 'running'])
+    .where('updated_at', '<', new Date(Date.now() - ABANDONED_AFTER_MS))
+    .execute();
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+/**
+ * Records a rebuild (the Admin API asks; a projector process runs it). At most one rebuild is
+ * asked for or running at a time.
+ */
+export async function requestRebuild(
+  readDb: ReadDb,
+  request: {
+    names?: readonly string[];
+    swap?: boolean;
+    requestedBy: string;
+    status?: 'requested' | 'running';
+  },
+  projections: readonly Projection[] = allProjections,
+): Promise<string> {
+  const chosen = resolveProjections(request.names, projections);
+  await markAbandoned(readDb);
+  const id = randomUUID();
+  const now = new Date();
+  try {
+    await readDb
+      .insertInto('projection_rebuilds')
+      .values({
+        id,
+        projections: JSON.stringify(chosen.map((p) => p.name)),
+        swap: request.swap ?? true,
+        status: request.status ?? 'requested',
+        requested_by: request.requestedBy,
+        requested_at: now,
+        updated_at: now,
+      })
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new RebuildRefused('Another rebuild is already asked for or running.');
+    throw error;
+  }
+  return id;
+}
+
+/** Takes the rebuild that was asked for, if any (one projector process gets it). */
+export async function claimRequestedRebuild(readDb: ReadDb) {
+  return readDb
+    .updateTable('projection_rebuilds')
+    .set({ status: 'running', updated_at: new Date() })
+    .where('status', '=', 'requested')
+    .returning(['id', 'projections', 'swap', 'requested_by'])
+    .executeTakeFirst();
+}
+
+/** A projection stopped by an event it could not apply starts again from its checkpoint. */
+export async function resumeProjection(
+  readDb: ReadDb,
+  name: string,
+): Promise<'resumed' | 'not-failed' | 'unknown'> {
+  const result = await readDb
+    .updateTable('projection_checkpoints')
+    .set({ status: 'running', error: null, updated_at: new Date() })
+    .where('name', '=', name)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return 'resumed';
+  const row = await readDb
+    .selectFrom('projection_checkpoints')
+    .select('name')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row ? 'not-failed' : 'unknown';
+}
+
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return sql.id(name);
+};
+
+async function useSchema(tx: Tx, schema: string) {
+  await sql`SET LOCAL search_path TO ${ident(schema)}`.execute(tx);
+}
+
+/** Reads the log after `after` up to at least `upTo` (or its end). */
+async function readRange(eventStore: EventStore, after: bigint, upTo: bigint): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  let from = after;
+  while (from < upTo) {
+    const page = await eventStore.readAll(from, 5000);
+    if (page.length === 0) break;
+    events.push(...page);
+    from = page.at(-1)!.position;
+  }
+  return events;
+}
+
+async function compareTable(tx: Tx, live: string, shadow: string, projection: string, table: string) {
+  const measure = async (schema: string) => {
+    const { rows } = await sql<{ rows: string; checksum: string }>`
+      SELECT count(*)::text AS rows,
+             coalesce(sum(('x' || substr(md5(t::text), 1, 15))::bit(60)::bigint), 0)::text AS checksum
+        FROM ${ident(schema)}.${ident(table)} t`.execute(tx);
+    return rows[0]!;
+  };
+  const [l, s] = [await measure(live), await measure(shadow)];
+  return {
+    projection,
+    table,
+    liveRows: Number(l.rows),
+    shadowRows: Number(s.rows),
+    liveChecksum: l.checksum,
+    shadowChecksum: s.checksum,
+    identical: l.rows === s.rows && l.checksum === s.checksum,
+  } satisfies TableComparison;
+}
+
+async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise<BalanceDifference[]> {
+  const { rows } = await sql<BalanceDifference>`
+    WITH l AS (SELECT account, currency, sum(amount) AS amount, sum(coalesce(quantity, 0)) AS quantity
+                 FROM ${ident(live)}.journal GROUP BY account, currency),
+         s AS (SELECT account, currency, sum(amount) AS amount, sum(coalesce(quantity, 0)) AS quantity
+                 FROM ${ident(shadow)}.journal GROUP BY account, currency)
+    SELECT coalesce(l.account, s.account) AS "account",
+           coalesce(l.currency, s.currency) AS "currency",
+           coalesce(l.amount, 0)::text AS "liveAmount",
+           coalesce(s.amount, 0)::text AS "shadowAmount",
+           coalesce(l.quantity, 0)::text AS "liveQuantity",
+           coalesce(s.quantity, 0)::text AS "shadowQuantity"
+      FROM l FULL JOIN s ON l.account = s.account AND l.currency = s.currency
+     WHERE coalesce(l.amount, 0) <> coalesce(s.amount, 0) OR coalesce(l.quantity, 0) <> coalesce(s.quantity, 0)
+     ORDER BY 1, 2
+     LIMIT ${BALANCE_DIFFERENCES_SHOWN}`.execute(tx);
+  return rows;
+}
+
+/**
+ * Rebuilds read models from the log into a shadow schema while the live ones keep serving,
+ * compares them (row counts, checksums, per-account balances) and, unless asked only to
+ * compare, swaps each projection's tables in atomically. Writes go in short transactions
+ * (a batch of events each), so the event store's readers are never held back.
+ *
+ * The swap takes the live projection's checkpoint row (its runner takes the same row for every
+ * batch), brings the shadow to exactly the live position, compares, moves the live tables out
+ * and the shadow ones in, all in one transaction: readers see the old tables or the new ones.
+ */
+export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
+  const { eventStore, readDb, batchSize = 2000, onProgress } = options;
+  const chosen = resolveProjections(options.names, options.projections ?? allProjections);
+  const swap = options.swap ?? true;
+  const id =
+    options.id ??
+    (await requestRebuild(
+      readDb,
+      {
+        names: chosen.map((p) => p.name),
+        swap,
+        requestedBy: options.requestedBy ?? 'cli',
+        status: 'running',
+      },
+      options.projections ?? allProjections,
+    ));
+  const suffix = id.replaceAll('-', '').slice(0, 12);
+  const shadow = `rebuild_${suffix}`;
+  const retired = `retired_${suffix}`;
+  const startedAt = new Date().toISOString();
+  const { rows: current } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(readDb);
+  const live = current[0]!.schema;
+  let events = 0;
+
+  const progress = async (position: bigint, target: bigint) => {
+    await readDb
+      .updateTable('projection_rebuilds')
+      .set({ position, target, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    onProgress?.({ position, target, events });
+  };
+
+  try {
+    await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
+    await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
+    await readDb.transaction().execute(async (tx) => {
+      await useSchema(tx, shadow);
+      for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(tx as never);
+    });
+
+    // Catch up from the start of the log, every chosen projection on each batch read once.
+    let position = 0n;
+    let target = await eventStore.headPosition();
+    await progress(position, target);
+    for (;;) {
+      if (position >= target) {
+        const head = await eventStore.headPosition();
+        if (head - position < BigInt(batchSize)) break;
+        target = head;
+      }
+      const batch = await eventStore.readAll(position, batchSize);
+      if (batch.length === 0) break;
+      await readDb.transaction().execute(async (tx) => {
+        await useSchema(tx, shadow);
+        for (const projection of chosen) await applyOrExplain(projection, tx, batch);
+      });
+      position = batch.at(-1)!.position;
+      events += batch.length;
+      await progress(position, target > position ? target : position);
+    }
+
+    const comparisons: ProjectionComparison[] = [];
+    for (const projection of chosen) {
+      comparisons.push(await finish(projection, position));
+    }
+    const report: RebuildReport = {
+      id,
+      projections: chosen.map((p) => p.name),
+      swap,
+      events,
+      identical: comparisons.every((c) => c.identical),
+      comparisons,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    };
+    await readDb
+      .updateTable('projection_rebuilds')
+      .set({ status: 'done', report: JSON.stringify(report), updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    return report;
+  } catch (error) {
+    await readDb
+      .updateTable('projection_rebuilds')
+      .set({ status: 'failed', error: (error as Error).message, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute()
+      .catch(() => {});
+    throw error;
+  } finally {
+    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb).catch(() => {});
+    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb).catch(() => {});
+  }
+
+  async function finish(projection: Projection, caughtUp: bigint): Promise<ProjectionComparison> {
+    let shadowAt = caughtUp;
+    await readDb
+      .insertInto('projection_checkpoints')
+      .values({ name: projection.name, position: 0n })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    for (let attempt = 0; ; attempt++) {
+      // Bring the shadow close to the head outside any lock, then read what is left.
+      const head = await eventStore.headPosition();
+      const tail = await readRange(eventStore, shadowAt, head);
+      const tailEnd = tail.at(-1)?.position ?? shadowAt;
+      const outcome = await readDb.transaction().execute(async (tx) => {
+        const row = await tx
+          .selectFrom('projection_checkpoints')
+          .select(['position', 'status'])
+          .where('name', '=', projection.name)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const liveAt = BigInt(row.position);
+        // The live side is further than what was read: read more, outside the lock.
+        if (liveAt > tailEnd) return 'again' as const;
+        if (liveAt > shadowAt) {
+          await useSchema(tx, shadow);
+          await applyOrExplain(
+            projection,
+            tx,
+            tail.filter((e) => e.position > shadowAt && e.position <= liveAt),
+          );
+          shadowAt = liveAt;
+          await useSchema(tx, live);
+        }
+        // A live side behind the shadow (lagging, or stopped by a failure) cannot be compared at
+        // the same position; give a running one a moment to catch up first.
+        if (liveAt < shadowAt && row.status !== 'failed' && attempt < 50) return 'wait' as const;
+        const tables = [];
+        for (const table of projection.tables)
+          tables.push(await compareTable(tx, live, shadow, projection.name, table));
+        const differences = projection.tables.includes('journal')
+          ? await balanceDifferences(tx, live, shadow)
+          : [];
+        if (swap) {
+          for (const table of projection.tables) {
+            await sql`ALTER TABLE ${ident(live)}.${ident(table)} SET SCHEMA ${ident(retired)}`.execute(tx);
+            await sql`ALTER TABLE ${ident(shadow)}.${ident(table)} SET SCHEMA ${ident(live)}`.execute(tx);
+          }
+          await tx
+            .updateTable('projection_checkpoints')
+            .set({ position: shadowAt, status: 'running', error: null, updated_at: new Date() })
+            .where('name', '=', projection.name)
+            .execute();
+        }
+        return {
+          projection: projection.name,
+          livePosition: liveAt.toString(),
+          shadowPosition: shadowAt.toString(),
+          identical: liveAt === shadowAt && tables.every((t) => t.identical) && differences.length === 0,
+          swapped: swap,
+          tables,
+          balanceDifferences: differences,
+        } satisfies ProjectionComparison;
+      });
+      if (outcome === 'wait') await new Promise((r) => setTimeout(r, 100));
+      if (typeof outcome === 'object') return outcome;
+    }
+  }
+}
+
+async function applyOrExplain(projection: Projection, tx: Tx, events: readonly RecordedEvent[]) {
+  if (events.length === 0) return;
+  try {
+    await projection.apply(tx, events);
+  } catch (error) {
+    throw new Error(
+      `${projection.name} cannot apply the events after position ${events[0]!.position - 1n}: ${(error as Error).message}`,
+    );
+  }
+}
