@@ -17,12 +17,20 @@ export function startProjector(deps: {
   readDb: ReadDb;
   projections?: readonly Projection[];
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Most events a projection applies in one transaction. */
+  batchSize?: number;
   /** How often to look for a rebuild asked for through the Admin API (0: never). */
   rebuildPollMs?: number;
 }): Projector {
   const runners = (deps.projections ?? allProjections).map(
     (projection) =>
-      new ProjectionRunner({ eventStore: deps.eventStore, readDb: deps.readDb, projection, log: deps.log }),
+      new ProjectionRunner({
+        eventStore: deps.eventStore,
+        readDb: deps.readDb,
+        projection,
+        log: deps.log,
+        ...(deps.batchSize ? { batchSize: deps.batchSize } : {}),
+      }),
   );
   for (const runner of runners) runner.start();
   const rebuilds =
