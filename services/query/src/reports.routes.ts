@@ -95,7 +95,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .executeTakeFirst();
     if (!party) throw new HttpError(404, `${request.params.type} not found.`);
     const account = `${entity.prefix}:${id}`;
-    const endDate = q.asOf && (!q.endDate || q.asOf < q.endDate) ? q.asOf : q.endDate;
+    const endDate = upTo(q.endDate, q.asOf);
     if (q.knownAt) {
       const then = await openingBalanceKnownAt(deps, request.params.type, id, q.knownAt);
       if (then === undefined)
@@ -272,8 +272,10 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         endDate: day('endDate'),
         city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
         category: z.string().trim().max(100).optional(),
+        asOf: day('asOf'),
       })
       .parse(request.query);
+    const endDate = upTo(q.endDate, q.asOf);
     await readAfterClientPosition(deps, request, ['cash_records', 'journal']);
     let rows = deps.readDb
       .selectFrom('cash_records as r')
@@ -295,7 +297,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .orderBy('r.business_date')
       .orderBy('r.created_at');
     if (q.startDate) rows = rows.where('r.business_date', '>=', q.startDate);
-    if (q.endDate) rows = rows.where('r.business_date', '<=', q.endDate);
+    if (endDate) rows = rows.where('r.business_date', '<=', endDate);
     if (q.city_id) rows = rows.where('r.city_id', '=', q.city_id);
     if (q.category)
       rows = rows.where(sql<string>`r.record->>'category'`, 'ilike', `%${escapeLike(q.category)}%`);
@@ -312,8 +314,10 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
         entity_id: z.uuid('entity_id must be an id'),
         city_id: z.string().optional(),
+        asOf: day('asOf'),
       })
       .parse(request.query);
+    const endDate = upTo(q.endDate, q.asOf);
     await readAfterClientPosition(deps, request, ['journal']);
     let rows = deps.readDb
       .selectFrom('journal')
@@ -327,7 +331,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .orderBy('position')
       .orderBy('line');
     if (q.startDate) rows = rows.where('business_date', '>=', q.startDate);
-    if (q.endDate) rows = rows.where('business_date', '<=', q.endDate);
+    if (endDate) rows = rows.where('business_date', '<=', endDate);
     return (await rows.execute()).map((r) => {
       const c = cents(r.amount);
       return {
@@ -338,4 +342,9 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       };
     });
   });
+}
+
+/** The books as of a business date end there: the earlier of the range's end and `asOf`. */
+function upTo(endDate: string | undefined, asOf: string | undefined): string | undefined {
+  return asOf && (!endDate || asOf < endDate) ? asOf : endDate;
 }

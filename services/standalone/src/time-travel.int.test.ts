@@ -67,6 +67,30 @@ describe('time travel: asOf and knownAt', () => {
         })
       ).status,
     ).toBe(200);
+    const cash = { city_id: ids.city, category: 'Rent', remarks: null };
+    expect(
+      (
+        await call('POST', '/transactions/expenses', {
+          ...cash,
+          amount: 40,
+          expense_date: '2026-11-12',
+          paid_from_entity_type: 'Collector',
+          paid_from_entity_id: ids.collector,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call('POST', '/transactions/incomes', {
+          ...cash,
+          category: 'Interest',
+          amount: 25,
+          income_date: '2026-11-03',
+          received_by_entity_type: 'Collector',
+          received_by_entity_id: ids.collector,
+        })
+      ).status,
+    ).toBe(201);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -85,6 +109,43 @@ describe('time travel: asOf and knownAt', () => {
     expect((await call('GET', '/reports/stock?asOf=2026-11-10')).body).toEqual({
       G: [{ product_name: 'P', quantity: '12.0000' }],
     });
+  });
+
+  it('day-wise and cashbook as of a business date: entries dated after it are not there yet', async () => {
+    const range = `startDate=2026-11-01&endDate=2026-11-30&city_id=${ids.city}`;
+    const daywise = async (extra: string) =>
+      (await call('GET', `/reports/daywise-report?${range}${extra}`)).body.map(
+        (r: { date: string; type: string; amount: string }) => [r.date, r.type, r.amount],
+      );
+    expect(await daywise('')).toEqual([
+      ['2026-11-03', 'Income', '25.00'],
+      ['2026-11-12', 'Expense', '40.00'],
+    ]);
+    expect(await daywise('&asOf=2026-11-05')).toEqual([['2026-11-03', 'Income', '25.00']]);
+    expect(await daywise('&asOf=2026-11-02')).toEqual([]);
+
+    const cashbook = async (extra: string) =>
+      (
+        await call(
+          'GET',
+          `/reports/cashbook-report?${range}&entity_type=Collector&entity_id=${ids.collector}${extra}`,
+        )
+      ).body.map((r: { date: string; cash_in: string; cash_out: string }) => [r.date, r.cash_in, r.cash_out]);
+    // The backdated payment (recorded after the purchase, dated the 1st) is there from the 1st.
+    expect(await cashbook('&asOf=2026-11-01')).toEqual([['2026-11-01', '0.00', '300.00']]);
+    expect(await cashbook('&asOf=2026-11-05')).toEqual([
+      ['2026-11-01', '0.00', '300.00'],
+      ['2026-11-03', '25.00', '0.00'],
+    ]);
+    expect(await cashbook('')).toEqual([
+      ['2026-11-01', '0.00', '300.00'],
+      ['2026-11-03', '25.00', '0.00'],
+      ['2026-11-12', '0.00', '40.00'],
+    ]);
+    // asOf later than the range's end leaves the range as it is; a bad date is a clear 400.
+    expect(await cashbook('&asOf=2027-01-01')).toHaveLength(3);
+    const bad = await call('GET', `/reports/daywise-report?${range}&asOf=2026-13-01`);
+    expect(bad.status).toBe(400);
   });
 
   it('answers what the books said at a past moment (knownAt): before the backdated entry, before the edit', async () => {
