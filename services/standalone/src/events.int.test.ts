@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Standalone } from './standalone.ts';
-import { openTestApp, type TestApp } from './testing/test-app.ts';
+import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 interface Message {
   id?: string;
@@ -47,14 +47,14 @@ function messages(response: Response) {
   };
 }
 
-describe('the live event stream', () => {
+describe.each(TEST_STORAGES)('the live event stream [%s]', (storage) => {
   let t: TestApp;
   let bahi: Standalone;
   let token: string;
   let cookie: string;
 
   beforeAll(async () => {
-    t = await openTestApp();
+    t = await openTestApp({ storage });
     bahi = t.bahi;
     // Its own sign-in: the point here is the session cookie it sets.
     const login = await fetch(`${bahi.url}/api/auth/login`, {

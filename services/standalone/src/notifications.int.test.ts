@@ -2,14 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp } from './testing/test-app.ts';
+import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
-describe('notifications: the license expiring, for Admins', () => {
+describe.each(TEST_STORAGES)('notifications: the license expiring, for Admins [%s]', (storage) => {
   let t: TestApp;
   const call = (method: string, path: string, token?: string) => t.call(method, path, undefined, token);
 
   beforeAll(async () => {
     t = await openTestApp({
+      storage,
       // A license that runs out in five days: within its 15-day notice period.
       async prepare(dir) {
         const keys = await generateLicenseKeys();

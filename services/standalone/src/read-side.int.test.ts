@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Standalone } from './standalone.ts';
-import { openTestApp, type TestApp } from './testing/test-app.ts';
+import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 /** The read side as the UI uses it: write through the command routes, read the lists back. */
-describe('master lists', () => {
+describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
   let t: TestApp;
   let bahi: Standalone;
   let admin: string;
@@ -12,7 +12,7 @@ describe('master lists', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await openTestApp();
+    t = await openTestApp({ storage });
     bahi = t.bahi;
     admin = t.token;
     const mk = async (kind: string, body: unknown) => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp } from './testing/test-app.ts';
+import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 /** The Admin API for read models on the standalone (embedded PGlite): rebuild, status, resume. */
-describe('read-model operations through the Admin API', () => {
+describe.each(TEST_STORAGES)('read-model operations through the Admin API [%s]', (storage) => {
   let t: TestApp;
   let viewer = '';
 
   beforeAll(async () => {
-    t = await openTestApp();
+    t = await openTestApp({ storage });
     const city = (await t.call('POST', '/masters/cities', { name: 'Pune', currency_name: 'INR', rate: 1 }))
       .body.id;
     await t.call('POST', '/masters/funders', { name: 'Farah', city_id: city });

@@ -25,6 +25,7 @@ import {
   registerHealthRoutes,
   registerLicenseGate,
   type StandaloneEnv,
+  type Storage,
   standaloneEnvSchema,
 } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -83,7 +84,11 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
  */
 export async function startStandalone(
   env: NodeJS.ProcessEnv = process.env,
-  options: { logger?: boolean } = {},
+  options: {
+    logger?: boolean;
+    /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
+    storage?: () => Promise<Storage>;
+  } = {},
 ): Promise<Standalone> {
   const config = loadConfig(standaloneEnvSchema, env);
   const dataDir = resolve(config.BAHI_DATA_DIR);
@@ -93,10 +98,12 @@ export async function startStandalone(
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
   };
   try {
-    const storage = await openEmbeddedStorage({
-      dataDir: resolve(dataDir, 'pglite'),
-      pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
-    });
+    const storage = options.storage
+      ? await options.storage()
+      : await openEmbeddedStorage({
+          dataDir: resolve(dataDir, 'pglite'),
+          pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
+        });
     stops.push(() => storage.close());
 
     let pageFallback: ((reply: FastifyReply) => Promise<unknown>) | undefined;

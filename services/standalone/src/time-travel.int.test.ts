@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp } from './testing/test-app.ts';
+import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 15));
 
@@ -7,7 +7,7 @@ const tick = () => new Promise((r) => setTimeout(r, 15));
  * The books as of a business date (asOf) and as they stood at a moment of recording
  * (knownAt), around a backdated entry and an edit.
  */
-describe('time travel: asOf and knownAt', () => {
+describe.each(TEST_STORAGES)('time travel: asOf and knownAt [%s]', (storage) => {
   let t: TestApp;
   const call = (method: string, path: string, body?: unknown) => t.call(method, path, body);
   const ids: Record<string, string> = {};
@@ -20,7 +20,7 @@ describe('time travel: asOf and knownAt', () => {
     ).balance.amount;
 
   beforeAll(async () => {
-    t = await openTestApp();
+    t = await openTestApp({ storage });
     const mk = async (kind: string, body: unknown) =>
       (await call('POST', `/masters/${kind}`, body)).body.id as string;
     ids.city = await mk('cities', { name: 'Pune', currency_name: 'INR', rate: 1 });

@@ -1,7 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openServerStorage } from '@bahi/server-kit';
+import { withTestDatabase } from '../../../../test/postgres.ts';
 import { type Standalone, startStandalone } from '../standalone.ts';
+
+export type TestStorage = 'pglite' | 'postgres';
+
+/** Where the read-side tests run: PGlite always, and a real Postgres when DATABASE_URL is set. */
+export const TEST_STORAGES: TestStorage[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+if (!process.env.DATABASE_URL)
+  console.warn('standalone tests: DATABASE_URL is not set; Postgres runs skipped');
 
 // biome-ignore lint/suspicious/noExplicitAny: tests check answers field by field
 export type Body = any;
@@ -24,10 +33,16 @@ export interface TestApp {
 
 /** The standalone app on a fresh temporary data directory, signed in as its first Admin. */
 export async function openTestApp(
-  options: { env?: (dir: string) => Record<string, string>; prepare?: (dir: string) => Promise<void> } = {},
+  options: {
+    env?: (dir: string) => Record<string, string>;
+    prepare?: (dir: string) => Promise<void>;
+    /** `postgres`: the app on a fresh database of the server DATABASE_URL names, not PGlite. */
+    storage?: TestStorage;
+  } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'bahi-test-'));
   await options.prepare?.(dir);
+  const database = options.storage === 'postgres' ? await withTestDatabase('app') : undefined;
   const bahi = await startStandalone(
     {
       PORT: '0',
@@ -36,8 +51,23 @@ export async function openTestApp(
       BAHI_FRONTENDS_DIR: join(dir, 'none'),
       ...options.env?.(dir),
     },
-    { logger: false },
-  );
+    {
+      logger: false,
+      ...(database
+        ? {
+            storage: () =>
+              openServerStorage({
+                databaseUrl: database.url,
+                applicationName: 'bahi-test',
+                pollIntervalMs: 50,
+              }),
+          }
+        : {}),
+    },
+  ).catch(async (error) => {
+    await database?.drop();
+    throw error;
+  });
   const login = async (email: string, password: string) => {
     const res = await fetch(`${bahi.url}/api/auth/login`, {
       method: 'POST',
@@ -76,6 +106,7 @@ export async function openTestApp(
     },
     async close() {
       await bahi.stop();
+      await database?.drop();
       await rm(dir, { recursive: true, force: true });
     },
   };
