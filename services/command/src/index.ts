@@ -4,5 +4,5 @@ export { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS
 export { setStreamCacheSize } from './execute.ts';
 export { licenseNotice, watchLicense } from './notifications/license-watch.ts';
 export { registerCommandRoutes } from './routes.ts';
-export { type Call, SCALES, seedBusiness } from './seed.ts';
+export { type Call, SCALES, seedBusiness, seedScale } from './seed.ts';
 export { startCommandService } from './service.ts';

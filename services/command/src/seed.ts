@@ -15,9 +15,51 @@ export interface SeedOptions {
   /** The last day of the activity (YYYY-MM-DD); it starts `days` before. */
   until: string;
   seed?: number;
+  /** A name prefix: several units of one business seeded side by side, each with its own masters. */
+  unit?: string;
+  /** How many times the daily activity (purchases, sales, payments, expenses) happens. */
+  intensity?: number;
 }
 
-export const SCALES = { small: { days: 120 } } as const;
+/**
+ * small: one unit, four months (about a thousand records).
+ * large: 12 units side by side, two years, 16 times the daily activity: about a million
+ * events, and hundreds of parties in 36 cities of three currencies.
+ */
+export const SCALES = {
+  small: { days: 120, units: 1, intensity: 1 },
+  large: { days: 730, units: 12, intensity: 16 },
+} as const;
+
+/**
+ * A scale's units, written concurrently (each unit's writes in order, so every one is a
+ * write a person could make). Returns the records written.
+ */
+export async function seedScale(
+  call: Call,
+  scale: { days: number; units: number; intensity: number },
+  until: string,
+  onProgress?: (writes: number) => void,
+): Promise<{ writes: number }> {
+  let total = 0;
+  const counting: Call = async (method, path, body) => {
+    const res = await call(method, path, body);
+    if (++total % 1000 === 0) onProgress?.(total);
+    return res;
+  };
+  const results = await Promise.all(
+    Array.from({ length: scale.units }, (_, u) =>
+      seedBusiness(counting, {
+        days: scale.days,
+        until,
+        seed: 7 + u,
+        intensity: scale.intensity,
+        ...(scale.units > 1 ? { unit: `U${u + 1}` } : {}),
+      }),
+    ),
+  );
+  return { writes: results.reduce((sum, r) => sum + r.writes, 0) };
+}
 
 function random(seed: number) {
   let a = seed >>> 0;
@@ -37,9 +79,17 @@ function random(seed: number) {
 
 export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ writes: number }> {
   const r = random(options.seed ?? 7);
+  const k = options.intensity ?? 1;
+  const named = (name: string) => (options.unit ? `${options.unit} ${name}` : name);
   let writes = 0;
   const write = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
-    const res = await call(method, path, body);
+    let res = await call(method, path, body);
+    // The read models a command consults (where a sale lives, say) can lag behind a busy log
+    // for a moment: 503 says so; try again shortly rather than give up the whole seed.
+    for (let attempt = 1; res.status === 503 && attempt <= 20; attempt++) {
+      await new Promise((r) => setTimeout(r, 250 * attempt));
+      res = await call(method, path, body);
+    }
     if (res.status >= 300)
       throw new Error(`seed: ${method} ${path} answered ${res.status}: ${res.body.message}`);
     writes++;
@@ -52,15 +102,16 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
     { name: 'Dubai', currency_name: 'AED', rate: '22.6543' },
   ];
   const cityIds: string[] = [];
-  for (const c of cities) cityIds.push(await write('POST', '/api/masters/cities', c));
+  for (const c of cities)
+    cityIds.push(await write('POST', '/api/masters/cities', { ...c, name: named(c.name) }));
   const products: string[] = [];
   for (const name of ['Cumin', 'Turmeric', 'Saffron', 'Cardamom'])
-    products.push(await write('POST', '/api/masters/products', { name }));
+    products.push(await write('POST', '/api/masters/products', { name: named(name) }));
   const godowns: string[] = [];
   for (const name of ['Bhiwandi', 'Nhava Sheva', 'Jebel Ali'])
-    godowns.push(await write('POST', '/api/masters/godowns', { name, opening_balance: 50_000 }));
+    godowns.push(await write('POST', '/api/masters/godowns', { name: named(name), opening_balance: 50_000 }));
   await write('POST', '/api/masters/custom-fields', {
-    name: 'Lot number',
+    name: named('Lot number'),
     type: 'TEXT',
     entity_types: ['Purchase', 'Sale'],
   });
@@ -105,19 +156,19 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
     for (let n = 0; n < 4; n++) {
       byCity[i]!.funders.push(
         await write('POST', '/api/masters/funders', {
-          name: names.funder[i * 4 + n],
+          name: named(names.funder[i * 4 + n]!),
           city_id: cityId,
           phone: `+91 98${r.int(10_000_000, 99_999_999)}`,
         }),
       );
       byCity[i]!.agents.push(
-        await write('POST', '/api/masters/agents', { name: names.agent[i * 4 + n], city_id: cityId }),
+        await write('POST', '/api/masters/agents', { name: named(names.agent[i * 4 + n]!), city_id: cityId }),
       );
     }
     for (let n = 0; n < 2; n++) {
       byCity[i]!.collectors.push(
         await write('POST', '/api/masters/collectors', {
-          name: names.collector[i * 2 + n],
+          name: named(names.collector[i * 2 + n]!),
           city_id: cityId,
           salary_per_month: r.pick([12_000, 15_000, 18_000]),
         }),
@@ -131,7 +182,7 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
   const end = Date.parse(`${options.until}T00:00:00Z`);
   for (let d = options.days - 1; d >= 0; d--) {
     const date = new Date(end - d * 86_400_000).toISOString().slice(0, 10);
-    for (let n = 0; n < 2; n++) {
+    for (let n = 0; n < 2 * k; n++) {
       const c = r.int(0, 2);
       const godown = r.pick(godowns);
       const product = r.pick(products);
@@ -152,7 +203,7 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
       purchases.push({ id, quantity, key: `${godown}|${product}` });
       stock.set(`${godown}|${product}`, (stock.get(`${godown}|${product}`) ?? 0) + quantity);
     }
-    for (let n = 0; n < 3; n++) {
+    for (let n = 0; n < 3 * k; n++) {
       const [key, units] = r.pick([...stock.entries()].filter(([, u]) => u >= 10).concat([['', 0]]));
       if (!key || units < 10) continue;
       const [godown, product] = key.split('|');
@@ -170,7 +221,8 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
       sales.push({ id, quantity });
       stock.set(key, units - quantity);
     }
-    if (r.chance(0.1) && sales.length > 0) {
+    for (let n = 0; n < k; n++) {
+      if (!r.chance(0.1) || sales.length === 0) continue;
       const sale = sales.splice(r.int(0, sales.length - 1), 1)[0]!;
       await write('POST', '/api/transactions/sale-returns', {
         sale_id: sale.id,
@@ -179,7 +231,8 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
         remarks: 'Damaged in transit',
       });
     }
-    if (r.chance(0.5)) {
+    for (let n = 0; n < k; n++) {
+      if (!r.chance(0.5)) continue;
       const c = r.int(0, 2);
       const funder = r.chance(0.5);
       await write('POST', '/api/transactions/payments', {
@@ -191,7 +244,7 @@ export async function seedBusiness(call: Call, options: SeedOptions): Promise<{ 
         collector_id: r.pick(byCity[c]!.collectors),
       });
     }
-    for (const [c, cityId] of cityIds.entries()) {
+    for (const [c, cityId] of [...cityIds.entries()].flatMap((e) => Array.from({ length: k }, () => e))) {
       if (r.chance(0.6)) {
         await write('POST', '/api/transactions/expenses', {
           city_id: cityId,

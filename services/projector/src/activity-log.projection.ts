@@ -1,5 +1,12 @@
 import type { RecordedEvent } from '@bahi/event-store';
+import type { ExpressionBuilder, OnConflictBuilder } from 'kysely';
+import { chunks, insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the conflict builder of any table
+type OnConflict = OnConflictBuilder<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the expression builder of any table
+type AnyEb = ExpressionBuilder<any, any>;
 
 type Rec = Record<string, unknown>;
 type Change = { action: 'CREATE' | 'UPDATE' | 'DELETE'; model: string; id: string; data: Rec | null };
@@ -111,40 +118,54 @@ export const activityLog: Projection = {
   name: 'activity_log',
   tables: ['activity_log', 'activity_records'],
   async apply(tx, events) {
-    for (const event of events) {
+    const changes = events.flatMap((event) => {
       const change = changeOf(event);
-      if (!change) continue;
-      const before =
-        change.action === 'CREATE'
-          ? undefined
-          : await tx
-              .selectFrom('activity_records')
-              .select('data')
-              .where('record_id', '=', change.id)
-              .executeTakeFirst();
-      await tx
-        .insertInto('activity_log')
-        .values({
-          id: event.id,
-          position: event.position,
-          action_type: change.action,
-          model_name: change.model,
-          record_id: change.id,
-          user_id: event.metadata.userId ?? null,
-          old_data: before ? JSON.stringify(before.data) : null,
-          new_data: change.data ? JSON.stringify(change.data) : null,
-          created_at: event.metadata.recordedAt,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
+      return change ? [{ event, change }] : [];
+    });
+    if (changes.length === 0) return;
+    // Each record's data as it stands: from before this batch (one query), then as the batch
+    // changes it, so an update or delete logs the data it replaced.
+    const current = new Map<string, unknown>();
+    const earlier = [...new Set(changes.filter((c) => c.change.action !== 'CREATE').map((c) => c.change.id))];
+    for (const ids of chunks(earlier)) {
+      const rows = await tx
+        .selectFrom('activity_records')
+        .select(['record_id', 'data'])
+        .where('record_id', 'in', ids)
         .execute();
+      for (const row of rows) current.set(row.record_id, row.data);
+    }
+    const log = [];
+    const touched = new Map<string, string>();
+    for (const { event, change } of changes) {
+      const before = change.action === 'CREATE' ? undefined : current.get(change.id);
+      log.push({
+        id: event.id,
+        position: event.position,
+        action_type: change.action,
+        model_name: change.model,
+        record_id: change.id,
+        user_id: event.metadata.userId ?? null,
+        old_data: before === undefined ? null : JSON.stringify(before),
+        new_data: change.data ? JSON.stringify(change.data) : null,
+        created_at: event.metadata.recordedAt,
+      });
       if (change.data) {
-        const data = JSON.stringify(change.data);
-        await tx
-          .insertInto('activity_records')
-          .values({ record_id: change.id, data })
-          .onConflict((oc) => oc.column('record_id').doUpdateSet({ data }))
-          .execute();
+        current.set(change.id, change.data);
+        touched.set(change.id, JSON.stringify(change.data));
       }
     }
+    await insertRows(tx, 'activity_log', log, (q) =>
+      q.onConflict((oc: OnConflict) => oc.column('id').doNothing()),
+    );
+    await insertRows(
+      tx,
+      'activity_records',
+      [...touched].map(([record_id, data]) => ({ record_id, data })),
+      (q) =>
+        q.onConflict((oc: OnConflict) =>
+          oc.column('record_id').doUpdateSet((eb: AnyEb) => ({ data: eb.ref('excluded.data') })),
+        ),
+    );
   },
 };

@@ -1,4 +1,5 @@
 import type { Projection } from './projection.ts';
+import { RecordChanges } from './purchases-and-sales.projection.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -19,32 +20,26 @@ export const cashRecords: Projection = {
   name: 'cash_records',
   tables: ['cash_records'],
   async apply(tx, events) {
+    const changes = new RecordChanges('cash_records');
     for (const event of events) {
       const d = event.data as Rec;
       if (event.type === 'ExpenseDeleted' || event.type === 'IncomeDeleted') {
-        await tx
-          .updateTable('cash_records')
-          .set({ deleted: true })
-          .where('id', '=', d.id as string)
-          .execute();
+        changes.deleted(d.id as string);
         continue;
       }
       const shape = SHAPES[event.type];
       if (!shape) continue;
       const r = d[shape.key] as Rec;
-      const row = {
+      changes.write(r.id as string, {
         id: r.id as string,
         kind: shape.kind as 'Payment',
         business_date: r[shape.date] as string,
         city_id: (r.city_id as string | undefined) ?? null,
         amount: r[shape.amount] as string,
         record: JSON.stringify(r),
-      };
-      await tx
-        .insertInto('cash_records')
-        .values({ ...row, created_at: event.metadata.recordedAt })
-        .onConflict((oc) => oc.column('id').doUpdateSet(row))
-        .execute();
+        created_at: event.metadata.recordedAt,
+      });
     }
+    await changes.apply(tx);
   },
 };

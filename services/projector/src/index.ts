@@ -1,3 +1,6 @@
+export { customFieldDefinitions } from './custom-field-definitions.projection.ts';
+export { masterReferences } from './master-references.projection.ts';
+export { masters } from './masters.projection.ts';
 export type { Projection } from './projection.ts';
 export { ProjectionRunner } from './projection-runner.ts';
 export { allProjections, type Projector, startProjector } from './projector.ts';
@@ -10,4 +13,5 @@ export {
   resolveProjections,
   resumeProjection,
 } from './rebuild.ts';
+export { recordStreams } from './record-streams.projection.ts';
 export { startProjectorService } from './service.ts';

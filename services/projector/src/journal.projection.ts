@@ -1,6 +1,7 @@
 import type { Posting } from '@bahi/contracts';
 import type { RecordedEvent } from '@bahi/event-store';
 import { sql } from 'kysely';
+import { chunks, insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 /**
@@ -58,38 +59,47 @@ export const journal: Projection = {
   name: 'journal',
   tables: ['journal'],
   async apply(tx, events) {
+    // A delete counts on its record's last known date: from this batch if the record was
+    // written in it, else from the journal (one query for all of them).
+    const lastDate = new Map<string, string>();
+    const undated = events.flatMap((event) => {
+      const record = recordOf(event);
+      return record && !record.date ? [record.id] : [];
+    });
+    for (const ids of chunks([...new Set(undated)])) {
+      const known = await tx
+        .selectFrom('journal')
+        .select(['record_id', sql<string>`business_date::text`.as('business_date')])
+        .distinctOn('record_id')
+        .where('record_id', 'in', ids)
+        .orderBy('record_id')
+        .orderBy('position', 'desc')
+        .execute();
+      for (const row of known) lastDate.set(row.record_id, row.business_date);
+    }
+    const rows = [];
     for (const event of events) {
       const postings = (event.data as { postings?: Posting[] }).postings;
       const record = recordOf(event);
       if (!postings || postings.length === 0 || !record) continue;
-      let date = record.date;
-      if (!date) {
-        const last = await tx
-          .selectFrom('journal')
-          .select(sql<string>`business_date::text`.as('business_date'))
-          .where('record_id', '=', record.id)
-          .orderBy('position', 'desc')
-          .executeTakeFirst();
-        date = last ? last.business_date : event.metadata.recordedAt.slice(0, 10);
-      }
-      await tx
-        .insertInto('journal')
-        .values(
-          postings.map((p, line) => ({
-            position: event.position,
-            line,
-            event_type: event.type,
-            record_id: record.id,
-            business_date: date!,
-            recorded_at: event.metadata.recordedAt,
-            account: p.account,
-            currency: p.currency,
-            amount: p.amount,
-            inr: p.inr,
-            quantity: p.quantity ?? null,
-          })),
-        )
-        .execute();
+      const date = record.date ?? lastDate.get(record.id) ?? event.metadata.recordedAt.slice(0, 10);
+      lastDate.set(record.id, date);
+      rows.push(
+        ...postings.map((p, line) => ({
+          position: event.position,
+          line,
+          event_type: event.type,
+          record_id: record.id,
+          business_date: date,
+          recorded_at: event.metadata.recordedAt,
+          account: p.account,
+          currency: p.currency,
+          amount: p.amount,
+          inr: p.inr,
+          quantity: p.quantity ?? null,
+        })),
+      );
     }
+    await insertRows(tx, 'journal', rows);
   },
 };

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@bahi/event-store';
+import { chunks, insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 type Row = { source_kind: string; source_id: string; target_kind: string; target_id: string };
@@ -133,11 +134,15 @@ export const masterReferences: Projection = {
   name: 'master_references',
   tables: ['master_references'],
   async apply(tx, events) {
+    // Each event states a record's whole set of references: the last one in the batch wins.
+    const latest = new Map<string, Row[]>();
     for (const event of events) {
       const refs = referencesOf(event);
-      if (!refs) continue;
-      await tx.deleteFrom('master_references').where('source_id', '=', refs.sourceId).execute();
-      if (refs.rows.length > 0) await tx.insertInto('master_references').values(refs.rows).execute();
+      if (refs) latest.set(refs.sourceId, refs.rows);
     }
+    if (latest.size === 0) return;
+    for (const ids of chunks([...latest.keys()]))
+      await tx.deleteFrom('master_references').where('source_id', 'in', ids).execute();
+    await insertRows(tx, 'master_references', [...latest.values()].flat());
   },
 };

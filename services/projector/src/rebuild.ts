@@ -66,6 +66,8 @@ export interface RebuildOptions {
   id?: string;
   projections?: readonly Projection[];
   batchSize?: number;
+  /** How long to wait for a live projection behind the rebuilt one before comparing anyway. */
+  liveWaitMs?: number;
   onProgress?: (progress: { position: bigint; target: bigint; events: number }) => void;
 }
 
@@ -238,7 +240,7 @@ async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise
  * and the shadow ones in, all in one transaction: readers see the old tables or the new ones.
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
-  const { eventStore, readDb, batchSize = 2000, onProgress } = options;
+  const { eventStore, readDb, batchSize = 2000, liveWaitMs = 5000, onProgress } = options;
   const chosen = resolveProjections(options.names, options.projections ?? allProjections);
   const swap = options.swap ?? true;
   const id =
@@ -366,7 +368,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         }
         // A live side behind the shadow (lagging, or stopped by a failure) cannot be compared at
         // the same position; give a running one a moment to catch up first.
-        if (liveAt < shadowAt && row.status !== 'failed' && attempt < 50) return 'wait' as const;
+        if (liveAt < shadowAt && row.status !== 'failed' && attempt * 100 < liveWaitMs)
+          return 'wait' as const;
         const tables = [];
         for (const table of projection.tables)
           tables.push(await compareTable(tx, live, shadow, projection.name, table));

@@ -1,23 +1,26 @@
+import type { OnConflictBuilder } from 'kysely';
+import { insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the conflict builder of any table
+type OnConflict = OnConflictBuilder<any, any>;
 
 /** Where each purchase and sale lives, so a return can load the right stream. */
 export const recordStreams: Projection = {
   name: 'record_streams',
   tables: ['record_streams'],
   async apply(tx, events) {
-    for (const event of events) {
+    const rows = events.flatMap((event) => {
       const record =
         event.type === 'PurchaseRecorded'
           ? { id: (event.data as { purchase: { id: string } }).purchase.id, kind: 'Purchase' as const }
           : event.type === 'SaleRecorded'
             ? { id: (event.data as { sale: { id: string } }).sale.id, kind: 'Sale' as const }
             : undefined;
-      if (!record) continue;
-      await tx
-        .insertInto('record_streams')
-        .values({ record_id: record.id, kind: record.kind, stream_id: event.streamId })
-        .onConflict((oc) => oc.column('record_id').doNothing())
-        .execute();
-    }
+      return record ? [{ record_id: record.id, kind: record.kind, stream_id: event.streamId }] : [];
+    });
+    await insertRows(tx, 'record_streams', rows, (q) =>
+      q.onConflict((oc: OnConflict) => oc.column('record_id').doNothing()),
+    );
   },
 };

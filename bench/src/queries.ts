@@ -1,0 +1,246 @@
+/**
+ * The read side on the large seed, on Postgres:
+ *  1. seed: the large business (npm run seed's `large` scale, about a million events) through
+ *     the command routes in-process, its units written concurrently; only the read models the
+ *     command side consults are projected while seeding. Skipped when the database already
+ *     holds the seed (BENCH_DB names it; REUSE=0 forces a fresh one).
+ *  2. rebuild: every projection from the whole log into a shadow schema, compared with the
+ *     live tables and swapped in (the first time, the live ones are mostly empty).
+ *  3. latency: the query service as its own process; 32 connections hammer each endpoint
+ *     for DURATION seconds; p50/p95/p99 per endpoint.
+ *
+ *   npm run queries --workspace bench     (DATABASE_URL: the server; SCALE=large|small)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type Call, SCALES, seedScale } from '@bahi/command';
+import { commandTestApp } from '@bahi/command/testing';
+import {
+  customFieldDefinitions,
+  masterReferences,
+  masters,
+  rebuildProjections,
+  recordStreams,
+} from '@bahi/projector';
+import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
+import { createPgSqlClient } from '@bahi/sql-client';
+import pg from 'pg';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SCALE = (process.env.SCALE ?? 'large') as keyof typeof SCALES;
+const DB = process.env.BENCH_DB ?? `bahi_bench_queries_${SCALE}`;
+const REUSE = process.env.REUSE !== '0';
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
+const DURATION = Number(process.env.DURATION ?? 20);
+const UNTIL = '2026-11-20';
+const JWT_SECRET = 'test-secret-test-secret-test-secret-!!'; // commandTestApp's
+const ROOT = resolve(import.meta.dirname, '../..');
+
+const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+const admin = new pg.Client({ connectionString: DATABASE_URL });
+await admin.connect();
+const url = new URL(DATABASE_URL);
+url.pathname = `/${DB}`;
+const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount === 1;
+let seeded = false;
+if (exists && REUSE) {
+  const probe = new pg.Client({ connectionString: url.toString() });
+  await probe.connect();
+  const done = await probe
+    .query(`SELECT count(*)::int AS n FROM es.events WHERE stream_id = 'bench-seeded'`)
+    .catch(() => ({ rows: [{ n: 0 }] }));
+  seeded = done.rows[0].n > 0;
+  await probe.end();
+}
+if (!seeded) {
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB}`);
+}
+await admin.end();
+
+const sql = createPgSqlClient({ connectionString: url.toString(), max: 16 });
+// The command app, with only the read models the command side consults projected live.
+const t = await commandTestApp({
+  sql,
+  projections: [recordStreams, masterReferences, customFieldDefinitions, masters],
+});
+const results: Record<string, string> = {};
+
+if (!seeded) {
+  log(`seeding the ${SCALE} business into ${DB}`);
+  const started = performance.now();
+  const call: Call = async (method, path, body) => {
+    const res = await t.call(method, path, t.adminToken, body);
+    return { status: res.statusCode, body: res.json() };
+  };
+  let last = started;
+  const scale = {
+    days: Number(process.env.DAYS ?? SCALES[SCALE].days),
+    units: Number(process.env.UNITS ?? SCALES[SCALE].units),
+    intensity: Number(process.env.INTENSITY ?? SCALES[SCALE].intensity),
+  };
+  const { writes } = await seedScale(call, scale, UNTIL, (n) => {
+    if (performance.now() - last > 5_000) {
+      last = performance.now();
+      log(`seed: ${n} records, ${(n / ((last - started) / 1000)).toFixed(0)}/s`);
+    }
+  });
+  await t.eventStore.append('bench-seeded', [{ type: 'BenchSeeded', data: { writes } }], 'any');
+  const seconds = (performance.now() - started) / 1000;
+  results.seed = `${writes} records in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s)`;
+  log(`seed: ${results.seed}`);
+}
+const head = await t.eventStore.headPosition();
+const events = Number(
+  (await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events', [])).rows[0]!.n,
+);
+log(`the log holds ${events} events (head ${head})`);
+
+// 2. Rebuild every projection from the log.
+{
+  log('rebuild: every projection');
+  const started = performance.now();
+  let caughtUpAt = 0;
+  let shown = started;
+  const report = await rebuildProjections({
+    eventStore: t.eventStore,
+    readDb: t.deps.readDb,
+    liveWaitMs: 0,
+    onProgress: ({ position, target, events: n }) => {
+      if (position >= target) caughtUpAt ||= performance.now();
+      if (performance.now() - shown > 10_000) {
+        shown = performance.now();
+        log(`rebuild: ${n} events, ${(n / ((shown - started) / 1000)).toFixed(0)}/s`);
+      }
+    },
+  });
+  const total = (performance.now() - started) / 1000;
+  const replay = ((caughtUpAt || performance.now()) - started) / 1000;
+  results.rebuild = `${report.events} events replayed into 10 projections in ${replay.toFixed(1)} s (${(
+    report.events / replay
+  ).toFixed(0)} events/s); with comparison and swap ${total.toFixed(1)} s`;
+  log(`rebuild: ${results.rebuild}`);
+}
+
+// 3. Query latency, against the query service as its own process.
+const rows = async <R>(text: string) => (await sql.query<R & Record<string, unknown>>(text, [])).rows;
+const [busy] = await rows<{ account: string; n: string }>(
+  `SELECT account, count(*)::text AS n FROM journal WHERE account LIKE 'collector:%' GROUP BY account ORDER BY count(*) DESC LIMIT 1`,
+);
+const busyCollector = busy!.account.split(':')[1]!;
+const [city] = await rows<{ id: string }>(`SELECT id FROM cities ORDER BY name LIMIT 1`);
+log(`busiest collector: ${busyCollector} with ${busy!.n} journal lines`);
+
+const freePort = async () => {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+};
+const keys = await generateLicenseKeys();
+const license = await issueLicense(keys.privateKeyPem, {
+  status: 'Active',
+  type: 'Standard',
+  expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  grace_period_days: 7,
+  expiry_notification_days: 15,
+});
+const port = await freePort();
+const query: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/query/src/main.ts'], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    BAHI_JWT_SECRET: JWT_SECRET,
+    BAHI_LICENSE: license,
+    BAHI_LICENSE_PUBLIC_KEY: keys.publicKeyPem,
+    BAHI_DB_POOL_SIZE: String(CONNECTIONS),
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}/api`;
+for (let i = 0; ; i++) {
+  const ok = await fetch(`${base}/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (ok) break;
+  if (i > 300) throw new Error('the query service did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const month = `startDate=2026-10-01&endDate=2026-10-31`;
+const endpoints: Array<{ name: string; kind: 'list' | 'report'; path: string }> = [
+  {
+    name: 'sales list (a city, page 1)',
+    kind: 'list',
+    path: `/transactions/sales?city_id=${city!.id}&page=1&limit=15`,
+  },
+  { name: 'funders list (search)', kind: 'list', path: `/masters/funders?search=Traders&page=1&limit=15` },
+  {
+    name: 'ledger of the busiest collector (a month)',
+    kind: 'report',
+    path: `/reports/ledger/Collector/${busyCollector}?${month}`,
+  },
+  { name: 'balances', kind: 'report', path: `/reports/balances?page=1&limit=15` },
+  {
+    name: 'day-wise (a city, a month)',
+    kind: 'report',
+    path: `/reports/daywise-report?${month}&city_id=${city!.id}`,
+  },
+  { name: 'dashboard summary', kind: 'report', path: `/reports/dashboard-summary` },
+];
+
+const headers = { authorization: `Bearer ${t.adminToken}` };
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const latencies: string[] = [];
+for (const endpoint of endpoints) {
+  const first = await fetch(`${base}${endpoint.path}`, { headers });
+  if (first.status !== 200) throw new Error(`${endpoint.path}: ${first.status} ${await first.text()}`);
+  await first.arrayBuffer();
+  const samples: number[] = [];
+  const deadline = performance.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const res = await fetch(`${base}${endpoint.path}`, { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${endpoint.path}: ${res.status}`);
+        samples.push(performance.now() - started);
+      }
+    }),
+  );
+  samples.sort((a, b) => a - b);
+  const goal = endpoint.kind === 'list' ? 50 : 150;
+  const p99 = percentile(samples, 0.99);
+  const line = `| ${endpoint.name} | ${samples.length} | ${(samples.length / DURATION).toFixed(0)} | ${percentile(samples, 0.5).toFixed(1)} | ${percentile(samples, 0.95).toFixed(1)} | ${p99.toFixed(1)} | ${goal} | ${p99 <= goal ? 'yes' : 'no'} |`;
+  latencies.push(line);
+  log(line);
+}
+query.kill('SIGTERM');
+await once(query, 'exit');
+await t.close();
+
+const cpu = os.cpus()[0]?.model ?? 'unknown';
+console.log(`Read side on the ${SCALE} seed, Postgres 15; ${new Date().toISOString()}`);
+console.log(
+  `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
+);
+console.log(`Log: ${events} events.`);
+if (results.seed) console.log(`Seed: ${results.seed}.`);
+console.log(`Rebuild: ${results.rebuild}.\n`);
+console.log(`Latency at ${CONNECTIONS} connections, ${DURATION} s each (ms):\n`);
+console.log('| endpoint | requests | per s | p50 | p95 | p99 | goal p99 | met |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+for (const line of latencies) console.log(line);
