@@ -25,6 +25,7 @@ import {
   masters,
   rebuildProjections,
   recordStreams,
+  startProjector,
 } from '@bahi/projector';
 import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { createPgSqlClient } from '@bahi/sql-client';
@@ -64,10 +65,15 @@ if (!seeded) {
 await admin.end();
 
 const sql = createPgSqlClient({ connectionString: url.toString(), max: 16 });
-// The command app, with only the read models the command side consults projected live.
-const t = await commandTestApp({
-  sql,
+// The command app, with only the read models the command side consults projected live, in
+// larger transactions than usual (the seed writes hard; the rest waits for the rebuild).
+const t = await commandTestApp({ sql, projector: false });
+const seedProjector = startProjector({
+  eventStore: t.eventStore,
+  readDb: t.deps.readDb,
   projections: [recordStreams, masterReferences, customFieldDefinitions, masters],
+  flushAfterMs: 250,
+  rebuildPollMs: 0,
 });
 const results: Record<string, string> = {};
 
@@ -95,6 +101,7 @@ if (!seeded) {
   results.seed = `${writes} records in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s)`;
   log(`seed: ${results.seed}`);
 }
+await seedProjector.stop();
 const head = await t.eventStore.headPosition();
 const events = Number(
   (await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events', [])).rows[0]!.n,

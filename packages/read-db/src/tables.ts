@@ -29,6 +29,20 @@ export interface ProjectionRebuildsTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** Sums of the journal per account (and currency): what each account holds now. */
+export interface AccountTotalsTable {
+  account: string;
+  currency: string;
+  amount: ColumnType<string, string, string>;
+  inr: ColumnType<string, string, string>;
+  quantity: ColumnType<string, string, string>;
+}
+
+/** Sums of the journal per account, currency and business date. */
+export interface AccountDaysTable extends AccountTotalsTable {
+  business_date: ColumnType<string, string, string>;
+}
+
 export interface EventTypeCountsTable {
   type: string;
   count: Int8;
@@ -214,6 +228,8 @@ export interface NotificationReadsAllTable {
 export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   projection_rebuilds: ProjectionRebuildsTable;
+  account_totals: AccountTotalsTable;
+  account_days: AccountDaysTable;
   event_type_counts: EventTypeCountsTable;
   master_references: MasterReferencesTable;
   record_streams: RecordStreamsTable;

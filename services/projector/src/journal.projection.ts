@@ -57,7 +57,7 @@ function recordOf(event: RecordedEvent): { id: string; date: string | undefined 
 /** Every posting line of every event: the source of balances, ledgers and the day-wise books. */
 export const journal: Projection = {
   name: 'journal',
-  tables: ['journal'],
+  tables: ['journal', 'account_totals', 'account_days'],
   async apply(tx, events) {
     // A delete counts on its record's last known date: from this batch if the record was
     // written in it, else from the journal (one query for all of them).
@@ -101,5 +101,22 @@ export const journal: Projection = {
       );
     }
     await insertRows(tx, 'journal', rows);
+    if (rows.length === 0) return;
+    // This batch's lines are the journal's lines of its positions: add them to the sums.
+    const [first, last] = [rows[0]!.position, rows.at(-1)!.position];
+    await sql`INSERT INTO account_totals (account, currency, amount, inr, quantity)
+      SELECT account, currency, sum(amount), sum(inr), coalesce(sum(quantity), 0)
+        FROM journal WHERE position BETWEEN ${first} AND ${last} GROUP BY account, currency
+      ON CONFLICT (account, currency) DO UPDATE SET amount = account_totals.amount + excluded.amount,
+        inr = account_totals.inr + excluded.inr, quantity = account_totals.quantity + excluded.quantity`.execute(
+      tx,
+    );
+    await sql`INSERT INTO account_days (account, currency, business_date, amount, inr, quantity)
+      SELECT account, currency, business_date, sum(amount), sum(inr), coalesce(sum(quantity), 0)
+        FROM journal WHERE position BETWEEN ${first} AND ${last} GROUP BY account, currency, business_date
+      ON CONFLICT (account, currency, business_date) DO UPDATE SET amount = account_days.amount + excluded.amount,
+        inr = account_days.inr + excluded.inr, quantity = account_days.quantity + excluded.quantity`.execute(
+      tx,
+    );
   },
 };

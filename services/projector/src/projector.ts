@@ -19,6 +19,8 @@ export function startProjector(deps: {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Most events a projection applies in one transaction. */
   batchSize?: number;
+  /** How long a partial batch waits for more events (longer: fewer, larger transactions). */
+  flushAfterMs?: number;
   /** How often to look for a rebuild asked for through the Admin API (0: never). */
   rebuildPollMs?: number;
 }): Projector {
@@ -30,6 +32,7 @@ export function startProjector(deps: {
         projection,
         log: deps.log,
         ...(deps.batchSize ? { batchSize: deps.batchSize } : {}),
+        ...(deps.flushAfterMs ? { flushAfterMs: deps.flushAfterMs } : {}),
       }),
   );
   for (const runner of runners) runner.start();

@@ -255,6 +255,17 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       },
       options.projections ?? allProjections,
     ));
+  if (options.id) {
+    // Only the process that claimed an asked-for rebuild runs it.
+    const claimed = await readDb
+      .updateTable('projection_rebuilds')
+      .set({ updated_at: new Date() })
+      .where('id', '=', options.id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1)
+      throw new RebuildRefused('That rebuild is not claimed by this process.');
+  }
   const suffix = id.replaceAll('-', '').slice(0, 12);
   const shadow = `rebuild_${suffix}`;
   const retired = `retired_${suffix}`;

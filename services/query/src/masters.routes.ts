@@ -133,6 +133,8 @@ export async function listParties(
   const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
   const like = q.search ? `%${escapeLike(q.search)}%` : undefined;
   const prefix = partyKind.toLowerCase();
+  const sign = sql.raw(partyKind === 'Funder' ? '-' : '');
+  const account = sql`${sql.lit(`${prefix}:`)} || p.id::text`;
   let base = deps.readDb
     .selectFrom('parties as p')
     .leftJoin('cities as c', 'c.id', 'p.city_id')
@@ -158,11 +160,17 @@ export async function listParties(
       'c.currency_name',
       // Movements on the party's account, on its normal side (ACCOUNTING.md section 3):
       // what the business owes a funder is its credits, the rest count debits.
-      sql<string>`coalesce((select ${sql.raw(partyKind === 'Funder' ? '-' : '')}sum(j.amount) from journal j where j.account = ${sql.lit(`${prefix}:`)} || p.id::text
-        and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
-        and (${at.knownAt ?? null}::timestamptz is null or j.recorded_at <= ${at.knownAt ?? null}::timestamptz)), 0)::numeric(20, 2)::text`.as(
-        'movements',
-      ),
+      // Now: the account's running sum; as of a date: its daily sums up to then; as known at a
+      // moment: the journal lines recorded by then.
+      (at.knownAt
+        ? sql<string>`coalesce((select ${sign}sum(j.amount) from journal j where j.account = ${account}
+            and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
+            and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(20, 2)::text`
+        : at.asOf
+          ? sql<string>`coalesce((select ${sign}sum(d.amount) from account_days d where d.account = ${account}
+              and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
+          : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(20, 2)::text`
+      ).as('movements'),
     ])
     .orderBy('p.name')
     .orderBy('p.id');

@@ -103,15 +103,22 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       party.opening_balance = then;
     }
     const recordedBy = q.knownAt;
-    const before = q.startDate
-      ? await deps.readDb
-          .selectFrom('journal')
-          .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
-          .where('account', '=', account)
-          .where('business_date', '<', q.startDate)
-          .$if(recordedBy !== undefined, (qb) => qb.where('recorded_at', '<=', new Date(recordedBy!)))
-          .executeTakeFirstOrThrow()
-      : { sum: '0.00' };
+    const before = !q.startDate
+      ? { sum: '0.00' }
+      : recordedBy
+        ? await deps.readDb
+            .selectFrom('journal')
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .where('account', '=', account)
+            .where('business_date', '<', q.startDate)
+            .where('recorded_at', '<=', new Date(recordedBy))
+            .executeTakeFirstOrThrow()
+        : await deps.readDb
+            .selectFrom('account_days')
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .where('account', '=', account)
+            .where('business_date', '<', q.startDate)
+            .executeTakeFirstOrThrow();
     let lines = deps.readDb
       .selectFrom('journal')
       .select([
@@ -164,8 +171,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       select g.name as godown, p.name as product, s.quantity::text as quantity
         from (select split_part(account, ':', 2)::uuid as godown_id, split_part(account, ':', 3)::uuid as product_id,
                      sum(quantity) as quantity
-                from journal where account like 'stock:%'
-                 and (${q.asOf ?? null}::date is null or business_date <= ${q.asOf ?? null}::date)
+                from ${q.asOf ? sql`account_days` : sql`account_totals`} where account like 'stock:%'
+                 ${q.asOf ? sql`and business_date <= ${q.asOf}::date` : sql``}
                group by account) s
         join parties g on g.id = s.godown_id
         join products p on p.id = s.product_id
@@ -191,9 +198,9 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .parse(request.query);
     await readAfterClientPosition(deps, request, ['journal']);
     const row = await deps.readDb
-      .selectFrom('journal')
+      .selectFrom('account_totals')
       .select([
-        sql<string>`coalesce(sum(quantity), 0)::text`.as('quantity'),
+        sql<string>`coalesce(sum(quantity), 0)::numeric(20, 4)::text`.as('quantity'),
         sql<string>`case when coalesce(sum(quantity), 0) = 0 then '0.0000' else round(sum(inr) / sum(quantity), 4)::text end`.as(
           'average_rate',
         ),
@@ -237,16 +244,16 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         from parties p
         left join cities c on c.id = p.city_id
         left join lateral (
-          select case when p.kind = 'Funder' then -sum(j.inr) else sum(j.inr) end as inr
-            from journal j where j.account = lower(p.kind) || ':' || p.id::text
+          select case when p.kind = 'Funder' then -sum(t.inr) else sum(t.inr) end as inr
+            from account_totals t where t.account = lower(p.kind) || ':' || p.id::text
         ) m on true
        where not p.deleted
        group by p.kind`.execute(deps.readDb);
     const total = (kind: string) => totals.rows.find((r) => r.kind === kind)?.total ?? '0.00';
     const days = await sql<{ day: string; income: string; expense: string }>`
       select d::date::text as day,
-             coalesce((select -sum(inr) from journal where business_date = d::date and account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
-             coalesce((select sum(inr) from journal where business_date = d::date
+             coalesce((select -sum(inr) from account_days where business_date = d::date and account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
+             coalesce((select sum(inr) from account_days where business_date = d::date
                         and (account like 'nominal:Expense:%' or account = 'nominal:Salary')), 0)::numeric(20, 2)::text as expense
         from generate_series(current_date - 29, current_date, interval '1 day') d
        order by d`.execute(deps.readDb);

@@ -7,7 +7,7 @@ import {
   PUBLIC_API_PATHS,
   registerCommandRoutes,
   SCALES,
-  seedBusiness,
+  seedScale,
   watchLicense,
 } from '@bahi/command';
 import { eventSchemas } from '@bahi/contracts';
@@ -68,7 +68,7 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
     });
     return { status: res.statusCode, body: res.json() };
   };
-  const result = await seedBusiness(call, { ...SCALES.small, until: new Date().toISOString().slice(0, 10) });
+  const result = await seedScale(call, SCALES.small, new Date().toISOString().slice(0, 10));
   await eventStore.append(
     'system-demo',
     [{ type: 'DemoLoaded', data: { writes: result.writes }, metadata: { schemaVersion: 1 } }],

@@ -1,5 +1,5 @@
 import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
-import { type Projection, startProjector } from '@bahi/projector';
+import { startProjector } from '@bahi/projector';
 import { openReadDb } from '@bahi/read-db';
 import {
   createHttpApp,
@@ -63,25 +63,12 @@ export async function testLicense(
 }
 
 export async function commandTestApp(
-  options: {
-    sql?: SqlClient;
-    projector?: boolean;
-    /** Only these projections (benchmarks seed without the read models they measure). */
-    projections?: readonly Projection[];
-    license?: LicenseService;
-  } = {},
+  options: { sql?: SqlClient; projector?: boolean; license?: LicenseService } = {},
 ): Promise<CommandTestApp> {
   const sql = options.sql ?? createPgliteSqlClient(new PGlite());
   const eventStore = await createPostgresEventStore(sql, { pollIntervalMs: 20 });
   const readDb = await openReadDb(sql);
-  const projector =
-    options.projector === false
-      ? undefined
-      : startProjector({
-          eventStore,
-          readDb,
-          ...(options.projections ? { projections: options.projections, rebuildPollMs: 0 } : {}),
-        });
+  const projector = options.projector === false ? undefined : startProjector({ eventStore, readDb });
   const deps = await createCommandDeps(
     { eventStore, readDb, sql },
     {
