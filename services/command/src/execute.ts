@@ -96,7 +96,15 @@ async function loadCached<S>(
   return { state, version: last.streamVersion, last };
 }
 
+/**
+ * Streams shorter than this are cheap to read again and are not kept: each payment, expense
+ * or transfer has a stream of its own, and keeping those would push the long streams (a
+ * godown's inventory) out of the cache, so that every write refolds a growing history.
+ */
+const CACHE_FROM_EVENTS = 16n;
+
 function remember(cache: Map<string, Cached>, streamId: string, entry: Cached): void {
+  if (entry.version + 1n < CACHE_FROM_EVENTS) return;
   cache.set(streamId, entry);
   while (cache.size > cachedStreams) cache.delete(cache.keys().next().value!);
 }
