@@ -1,7 +1,6 @@
 import { signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
 import { day } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';

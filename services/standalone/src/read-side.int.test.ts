@@ -6,7 +6,6 @@ import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts'
 describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
   let t: TestApp;
   let bahi: Standalone;
-  let admin: string;
   const call = (method: string, path: string, body?: unknown, token?: string) =>
     t.call(method, path, body, token);
   const ids: Record<string, string> = {};
@@ -14,7 +13,6 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
   beforeAll(async () => {
     t = await openTestApp({ storage });
     bahi = t.bahi;
-    admin = t.token;
     const mk = async (kind: string, body: unknown) => {
       const r = await call('POST', `/masters/${kind}`, body);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
