@@ -7,6 +7,7 @@ import { registerEventStream, type StreamAuth } from './events.routes.ts';
 import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
+import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
 
@@ -16,7 +17,7 @@ export interface QueryDeps {
   license: LicenseService;
 }
 
-export type QueryDepsWithStream = QueryDeps & StreamAuth;
+export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
 
 /**
  * The query side's /api routes: every GET. The same function serves the query process and
@@ -33,5 +34,6 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerCashListRoutes(app, deps);
   await registerLogRoutes(app, deps);
   await registerNotificationListRoutes(app, deps);
+  await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }

@@ -34,6 +34,18 @@ const SCRIPTS: Array<{ font: string; file: string; range: RegExp }> = [
 /** Anything beyond Latin-1, Latin Extended, Greek and Cyrillic (which Roboto covers). */
 const BEYOND_ROBOTO = /[^\u0020-\u024F\u0370-\u052F\u1E00-\u1FFF\u2000-\u20CF\u2100-\u218F]/;
 
+const RTL = new Set(['NotoHebrew', 'NotoArabic']);
+
+/** A font's natural line height in em (ascent - descent + line gap), from its tables. */
+function lineHeightOf(file: string): number {
+  // fontkit is pdfkit's own font reader, resolved from pdfmake so the same copy is used.
+  const fontkit = createRequire(require.resolve('pdfmake'))('fontkit') as {
+    openSync(path: string): { unitsPerEm: number; ascent: number; descent: number; lineGap: number };
+  };
+  const f = fontkit.openSync(file);
+  return (f.ascent - f.descent + f.lineGap) / f.unitsPerEm;
+}
+
 export interface FontSet {
   fonts: Record<string, Record<'normal' | 'bold' | 'italics' | 'bolditalics', string>>;
   /** The font for a piece of text, or undefined for the default (Roboto). */
@@ -43,7 +55,7 @@ export interface FontSet {
    * font; spaces, digits and punctuation stay with the run they are in), or undefined when
    * all of it prints in Roboto.
    */
-  runs(text: string): Array<{ text: string; font?: string }> | undefined;
+  runs(text: string): Array<{ text: string; font?: string; lineHeight?: number }> | undefined;
   files: Set<string>;
 }
 
@@ -57,14 +69,17 @@ export function loadFonts(notoDir = process.env.BAHI_REPORT_FONTS_DIR || DEFAULT
       bolditalics: roboto('MediumItalic'),
     },
   };
-  const available: typeof SCRIPTS = [];
+  const available: Array<(typeof SCRIPTS)[number] & { lineHeight: number }> = [];
+  // Noto's Indic and Arabic fonts have taller ascent and descent than Roboto: scaled line
+  // heights keep a row with such a name as tall as the others.
+  const robotoHeight = lineHeightOf(fonts.Roboto!.normal);
   for (const script of SCRIPTS) {
     const regular = join(notoDir, `${script.file}-Regular.ttf`);
     if (!existsSync(regular)) continue;
     const boldFile = join(notoDir, `${script.file}-Bold.ttf`);
     const bold = existsSync(boldFile) ? boldFile : regular;
     fonts[script.font] = { normal: regular, bold, italics: regular, bolditalics: bold };
-    available.push(script);
+    available.push({ ...script, lineHeight: Math.min(1, robotoHeight / lineHeightOf(regular)) });
   }
   const files = new Set(Object.values(fonts).flatMap((f) => Object.values(f)));
   return {
@@ -76,7 +91,7 @@ export function loadFonts(notoDir = process.env.BAHI_REPORT_FONTS_DIR || DEFAULT
     },
     runs(text: string) {
       if (!BEYOND_ROBOTO.test(text)) return undefined;
-      const out: Array<{ text: string; font?: string }> = [];
+      const runs: Array<{ text: string; font?: string }> = [];
       let current: { text: string; font?: string } | undefined;
       for (const ch of text) {
         const neutral = /[\s\d\p{P}\p{S}]/u.test(ch);
@@ -84,8 +99,29 @@ export function loadFonts(notoDir = process.env.BAHI_REPORT_FONTS_DIR || DEFAULT
         if (current && (neutral || current.font === font)) current.text += ch;
         else {
           current = font ? { text: ch, font } : { text: ch };
-          out.push(current);
+          runs.push(current);
         }
+      }
+      const out: Array<{ text: string; font?: string; lineHeight?: number }> = [];
+      for (const run of runs) {
+        const script = available.find((s) => s.font === run.font);
+        if (!script) {
+          out.push(run);
+          continue;
+        }
+        const styled = (t: string) => ({ text: t, font: script.font, lineHeight: script.lineHeight });
+        if (!RTL.has(script.font)) {
+          out.push(styled(run.text));
+          continue;
+        }
+        // pdfkit orders a right-to-left run's words itself, but a space inside the run lands at
+        // its edge: the words are given one by one, with the spaces as runs of their own.
+        const tokens = run.text
+          .trim()
+          .split(/(\s+)/)
+          .filter((t) => t !== '');
+        for (const token of tokens) out.push(/^\s+$/.test(token) ? { text: token } : styled(token));
+        if (/\s$/.test(run.text)) out.push({ text: ' ' });
       }
       return out;
     },

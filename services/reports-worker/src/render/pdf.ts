@@ -102,7 +102,7 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
         margin: [0, 0, 18, 0],
         text: [
           { text: `${s.label}: `, color: '#555555' },
-          { text: isDecimal(s.value) ? formatDecimal(s.value, 2) : s.value, bold: true },
+          { text: /^-?\d+\.\d+$/.test(s.value) ? formatDecimal(s.value, 2) : s.value, bold: true },
         ],
       })),
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pdfFonts, pdfPages, pdfText, readXlsx } from '../testing/readers.ts';
 import { toDocument } from './document.ts';
+import { loadFonts } from './fonts.ts';
 import { renderPdf } from './pdf.ts';
 import { renderXlsx } from './xlsx.ts';
 
@@ -90,6 +91,26 @@ describe('PDF files, read back with poppler', () => {
     expect(text).toMatch(/Net Total\s+-50\.05/);
     const empty = pdfText(await renderPdf(toDocument({ report: 'stock', params: {}, data: {} }), meta));
     expect(empty).toContain('No stock available in any godown.');
+  });
+});
+
+describe('fonts per script', () => {
+  it('splits mixed text into runs of one font, keeping Latin in Roboto and spaces in place', () => {
+    const fonts = loadFonts();
+    expect(fonts.runs('Purchase 12')).toBeUndefined();
+    const runs = fonts.runs('Ledger: सुरेश Patel (Funder)')!;
+    expect(runs.map((r) => [r.text, r.font ?? 'Roboto'])).toEqual([
+      ['Ledger: ', 'Roboto'],
+      ['सुरेश ', 'NotoDevanagari'],
+      ['Patel (Funder)', 'Roboto'],
+    ]);
+    expect(runs[1]!.lineHeight).toBeLessThan(1);
+    // Right-to-left words go one by one with the spaces as their own runs.
+    expect(fonts.runs('محمد علی')!.map((r) => [r.text, r.font ?? 'Roboto'])).toEqual([
+      ['محمد', 'NotoArabic'],
+      [' ', 'Roboto'],
+      ['علی', 'NotoArabic'],
+    ]);
   });
 });
 

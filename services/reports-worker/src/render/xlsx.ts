@@ -54,6 +54,7 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
     [text(doc.title)],
     ...(doc.filters.length ? [[text(doc.filters.map((f) => `${f.label}: ${f.value}`).join('    '))]] : []),
     [`Generated ${meta.generatedAt}, read at position ${meta.position}`],
+    // Summary amounts (opening, closing) as numbers; counts and words as text.
     ...doc.summary.map((s) => [text(s.label), isDecimal(s.value) ? Number(s.value) : text(s.value)]),
   ];
   const headerRow = heading.length + 2;
@@ -71,7 +72,8 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
   heading.forEach((values, i) => {
     const row = sheet.addRow(values);
     if (i < 2) row.font = { bold: true, size: i === 0 ? 14 : 12 };
-    if (i >= heading.length - doc.summary.length && values.length > 1) row.getCell(2).numFmt = MONEY;
+    const summary = doc.summary[i - (heading.length - doc.summary.length)];
+    if (summary && /^-?\d+\.\d+$/.test(summary.value)) row.getCell(2).numFmt = MONEY;
     row.commit();
   });
   sheet.addRow([]).commit();
