@@ -67,7 +67,11 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
   const body: unknown[][] = [header];
   for (const row of doc.rows) body.push(bodyRow(doc.columns, row, right, fonts));
   for (const total of doc.totals) {
+    // The label spans the columns before the first total figure, so it does not wrap.
+    const firstValue = doc.columns.findIndex((c, i) => i > 0 && total.values[c.key] != null);
+    const span = Math.max(1, firstValue === -1 ? doc.columns.length : firstValue);
     const cells = doc.columns.map((c, i) => {
+      if (i > 0 && i < span) return {};
       const text = i === 0 ? total.label : cellText({ ...c, dashZero: false }, total.values[c.key]);
       const color =
         total.tone && i > 0 && total.values[c.key]
@@ -79,6 +83,7 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
         text,
         bold: true,
         fillColor: '#f4f4f4',
+        ...(i === 0 && span > 1 ? { colSpan: span } : {}),
         ...(right[i] && i > 0 ? { alignment: 'right' } : {}),
         ...(color ? { color } : {}),
       };
