@@ -106,11 +106,15 @@ async function runCase(name: string) {
   await c.run(await ledger(20)); // warm-up: fonts, code paths
   const doc = await ledger(c.rows);
   const floorMb = process.memoryUsage().rss / 2 ** 20;
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   const out = await c.run(doc);
   const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu0);
+  // CPU time too: on a shared machine, wall time grows with the other processes' load.
+  const cpuMs = (used.user + used.system) / 1000;
   const rssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ name, ms, rssMb, floorMb, bytes: out.length }));
+  process.stdout.write(JSON.stringify({ name, ms, cpuMs, rssMb, floorMb, bytes: out.length }));
 }
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -124,8 +128,10 @@ if (arg > 0) {
     `reports bench - ${cpu[0]?.model} x${cpu.length}, ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${process.version}, ` +
       `${new Date().toISOString()}, load average ${os.loadavg()[0]?.toFixed(1)}, median of ${RUNS} runs (each its own process)`,
   );
-  console.log('| case | rows | time (median / best) | peak RSS (median) | RSS before render | file | goal |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(
+    '| case | rows | wall time (median / best) | CPU time (median) | peak RSS (median) | RSS before render | file | goal |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const name of Object.keys(CASES)) {
     const runs = Array.from({ length: RUNS }, () => {
       const out = execFileSync(process.execPath, ['--import', 'tsx', script, '--case', name], {
@@ -134,6 +140,7 @@ if (arg > 0) {
       });
       return JSON.parse(out.trim().split('\n').at(-1)!) as {
         ms: number;
+        cpuMs: number;
         rssMb: number;
         floorMb: number;
         bytes: number;
@@ -145,6 +152,7 @@ if (arg > 0) {
     const best = Math.min(...runs.map((r) => r.ms));
     console.log(
       `| ${name} | ${CASES[name]!.rows.toLocaleString('en')} | ${(ms / 1000).toFixed(2)} s / ${(best / 1000).toFixed(2)} s | ` +
+        `${(median(runs, (r) => r.cpuMs) / 1000).toFixed(2)} s | ` +
         `${Math.round(median(runs, (r) => r.rssMb))} MB | ${Math.round(median(runs, (r) => r.floorMb))} MB | ` +
         `${(runs[0]!.bytes / 1e6).toFixed(1)} MB | ${CASES[name]!.goal} |`,
     );
