@@ -41,6 +41,8 @@ export interface JobContext {
 export interface JobQueue {
   add(jobId: string, job: ReportJob): Promise<void>;
   state(jobId: string): Promise<{ state: JobState; failedReason?: string | undefined }>;
+  /** Drops a finished job, so the same id can run again (its file expired before it). */
+  forget(jobId: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -49,6 +49,9 @@ export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueu
       };
       return { state: known[state] ?? 'waiting' };
     },
+    async forget(jobId) {
+      await queue.remove(jobId);
+    },
     async close() {
       await queue.close();
     },
@@ -167,6 +170,10 @@ export function inProcessJobQueue(): JobQueue & { start(processor: Processor): v
     async state(jobId) {
       const entry = jobs.get(jobId);
       return entry ? { state: entry.state, failedReason: entry.failedReason } : { state: 'unknown' };
+    },
+    async forget(jobId) {
+      const entry = jobs.get(jobId);
+      if (entry && (entry.state === 'completed' || entry.state === 'failed')) jobs.delete(jobId);
     },
     start(p) {
       processor = p;

@@ -57,6 +57,10 @@ export async function runJob(
   job: ReportJob,
   waitMs: number,
 ): Promise<Outcome> {
+  if (job.kind === 'render' && !(await reports.files.get(jobId))) {
+    // A finished job whose file has expired (or was evicted) runs again.
+    if ((await reports.queue.state(jobId)).state === 'completed') await reports.queue.forget(jobId);
+  }
   await reports.queue.add(jobId, job);
   const until = Date.now() + waitMs;
   let delay = 25;

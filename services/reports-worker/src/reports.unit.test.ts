@@ -42,6 +42,10 @@ describe('waiting for a file, bounded', () => {
     expect(b.kind).toBe('file');
     expect(runs).toEqual(['quick']);
     expect(effects.notices).toEqual([]);
+    // Its file gone (expired or evicted), the same request renders it again instead of waiting for nothing.
+    await reports.files.put('quick', { ...(await reports.files.get('quick'))! }, -1);
+    expect((await runJob(reports, 'quick', job, 10_000)).kind).toBe('file');
+    expect(runs).toEqual(['quick', 'quick']);
     await reports.close();
   });
 
