@@ -150,6 +150,19 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     throw error;
   };
 
+  /** The queue (Redis) out of reach is the server's trouble, said as such: 503, not a bare 500. */
+  const queued = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      app.log.error({ err: error }, 'report job queue unavailable');
+      throw new HttpError(
+        503,
+        'Report files are unavailable right now (the job queue cannot be reached). Please try again.',
+      );
+    }
+  };
+
   const need = () => {
     if (!deps.reports)
       throw new HttpError(
@@ -180,18 +193,20 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     const fmt: ReportFormat = parsed.data;
     // The same person asking for the same report and format at the same position gets the same job.
     const jobId = jobIdOf(['render', me.id, report, fmt, params, read.position]);
-    const outcome = await runJob(
-      reports,
-      jobId,
-      {
-        kind: 'render',
-        format: fmt,
-        source: read.source,
-        requester: requester(me),
-        position: read.position,
-        readAt: read.readAt,
-      },
-      waitMs,
+    const outcome = await queued(() =>
+      runJob(
+        reports,
+        jobId,
+        {
+          kind: 'render',
+          format: fmt,
+          source: read.source,
+          requester: requester(me),
+          position: read.position,
+          readAt: read.readAt,
+        },
+        waitMs,
+      ),
     );
     if (outcome.kind === 'file') return sendFile(reply, outcome.file);
     if (outcome.kind === 'failed')
@@ -266,18 +281,20 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         ? ['whatsapp', me.id, key]
         : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
     );
-    const outcome = await runJob(
-      reports,
-      jobId,
-      {
-        kind: 'whatsapp',
-        recipient,
-        source: read.source,
-        requester: requester(me),
-        position: read.position,
-        readAt: read.readAt,
-      },
-      waitMs,
+    const outcome = await queued(() =>
+      runJob(
+        reports,
+        jobId,
+        {
+          kind: 'whatsapp',
+          recipient,
+          source: read.source,
+          requester: requester(me),
+          position: read.position,
+          readAt: read.readAt,
+        },
+        waitMs,
+      ),
     );
     if (outcome.kind === 'failed')
       return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });

@@ -25,6 +25,7 @@ export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueu
     connection,
     prefix: names.prefix ?? DEFAULT_PREFIX,
   });
+  queue.on('error', () => {}); // Redis trouble reaches the caller of add/state, and readiness
   return {
     queue,
     async add(jobId, job) {

@@ -16,10 +16,14 @@ export type InProcessReports = Reports & { queue: ReturnType<typeof inProcessJob
 /** Distributed: jobs on BullMQ and files in Redis. */
 export function connectReports(
   redisUrl: string,
-  names: QueueNames = {},
+  names: QueueNames & {
+    /** The requesting side: a command fails after a short retry instead of waiting for Redis. */
+    failFast?: boolean;
+  } = {},
 ): Reports & { redis: Redis; queue: ReturnType<typeof bullJobQueue> } {
-  // BullMQ wants maxRetriesPerRequest null: a command waits for Redis to come back.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  // A BullMQ worker wants maxRetriesPerRequest null (a command waits for Redis to come back);
+  // a request being answered should not hang on it.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: names.failFast ? 2 : null });
   redis.on('error', () => {}); // surfaced through readiness and the request that needed it
   const queue = bullJobQueue(redis, names);
   return {
@@ -57,11 +61,20 @@ export async function runJob(
   job: ReportJob,
   waitMs: number,
 ): Promise<Outcome> {
-  if (job.kind === 'render' && !(await reports.files.get(jobId))) {
+  // The file store answers first (and fails fast when Redis is out of reach).
+  const existing = await reports.files.get(jobId);
+  if (job.kind === 'render' && !existing) {
     // A finished job whose file has expired (or was evicted) runs again.
     if ((await reports.queue.state(jobId)).state === 'completed') await reports.queue.forget(jobId);
   }
-  await reports.queue.add(jobId, job);
+  // BullMQ waits for its connection without limit; a request does not.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    reports.queue.add(jobId, job),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the job queue did not answer in 5 s')), 5000);
+    }),
+  ]).finally(() => clearTimeout(timer));
   const until = Date.now() + waitMs;
   let delay = 25;
   for (;;) {
