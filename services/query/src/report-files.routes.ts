@@ -218,13 +218,18 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     });
   };
 
+  // No automatic HEAD: a HEAD would run the whole job to send no body.
+  const noHead = { exposeHeadRoute: false };
   for (const report of Object.keys(JSON_ROUTES) as Array<keyof typeof JSON_ROUTES>) {
-    app.get<{ Params: { format: string } }>(`/api/reports/${report}/download/:format`, (request, reply) =>
-      download(request, reply, report, request.params.format),
+    app.get<{ Params: { format: string } }>(
+      `/api/reports/${report}/download/:format`,
+      noHead,
+      (request, reply) => download(request, reply, report, request.params.format),
     );
   }
   app.get<{ Params: { type: string; id: string; format: string } }>(
     '/api/reports/ledger/:type/:id/download/:format',
+    noHead,
     (request, reply) =>
       download(request, reply, 'ledger', request.params.format, {
         type: request.params.type,

@@ -112,6 +112,11 @@ describe('report files and WhatsApp through the API', () => {
     expect((await get('/reports/files/0123456789012345678901234567890123456789')).status).toBe(404);
     const anonymous = await fetch(`${t.bahi.url}/api/reports/stock/download/pdf`);
     expect(anonymous.status).toBe(401);
+    const head = await fetch(`${t.bahi.url}/api/reports/stock/download/pdf`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect(head.status).toBe(404);
   });
 
   it('refuses a WhatsApp number without a country code, and puts a good one in the outbox with its SHA-256', async () => {
