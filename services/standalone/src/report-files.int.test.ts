@@ -98,6 +98,28 @@ describe('report files and WhatsApp through the API', () => {
     expect(products).toContain("'=cmd|calc");
   });
 
+  it('renders every report in both formats from its screen data', async () => {
+    const reports: Array<[string, string, RegExp]> = [
+      ['balances', '', /Total Funder \(INR\)\s+1,000\.00\s+2,301\.30/],
+      [
+        'cashbook-report',
+        `?entity_type=Collector&entity_id=${ids.collector}&city_id=${ids.city}`,
+        /Net Total\s+-250\.50/,
+      ],
+      ['payments', `?city_id=${ids.city}`, /No payments found/],
+      ['salary-report', `?city_id=${ids.city}`, /No salary payments found/],
+      ['stock', '', /Main\s+'?=cmd\|calc\s+13/],
+    ];
+    for (const [report, query, expected] of reports) {
+      const pdf = await get(`/reports/${report}/download/pdf${query}`);
+      expect(pdf.status, report).toBe(200);
+      expect(pdfText(Buffer.from(await pdf.arrayBuffer())), report).toMatch(expected);
+      const xlsx = await get(`/reports/${report}/download/xlsx${query}`);
+      expect(xlsx.status, report).toBe(200);
+      expect((await readXlsx(Buffer.from(await xlsx.arrayBuffer()))).rowCount, report).toBeGreaterThan(4);
+    }
+  });
+
   it('answers bad input with a clear 4xx and no file', async () => {
     const csv = await get('/reports/stock/download/csv');
     expect(csv.status).toBe(400);
