@@ -13,6 +13,9 @@ RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# Fonts the reports worker embeds in PDFs for names in Indian and other scripts (Noto, per script).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-core \
+ && rm -rf /var/lib/apt/lists/*
 # tsx (a devDependency) runs the services, so devDependencies are installed too.
 COPY --from=manifests /src/ ./
 RUN npm ci --no-audit --no-fund && npm cache clean --force

@@ -251,6 +251,16 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       expect(JSON.parse(reply.body)).toMatchObject({ service: 'command', method, url: '/api/funders' });
     });
 
+    it('sends POST /api/reports/whatsapp to query, which enqueues the send', async () => {
+      const reply = await request(gatewayPort, 'POST', '/api/reports/whatsapp');
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        service: 'query',
+        method: 'POST',
+        url: '/api/reports/whatsapp',
+      });
+    });
+
     it('passes request bodies through to command', async () => {
       const payload = JSON.stringify({ name: 'Funder Ltd', city: 'Herat', note: 'ü'.repeat(2000) });
       const reply = await request(gatewayPort, 'POST', '/api/funders', {

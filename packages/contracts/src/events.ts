@@ -343,6 +343,30 @@ export const eventSchemas = {
   /** One user read one notification, or all of them up to a moment. */
   NotificationRead: { version: 1, schema: z.object({ user_id: z.uuid(), notification_id: z.uuid() }) },
   NotificationsAllRead: { version: 1, schema: z.object({ user_id: z.uuid(), up_to: text }) },
+  /**
+   * A report sent by WhatsApp (or kept in the outbox), by the reports worker: what was read at
+   * which event-store position and the SHA-256 of the file, so a disputed statement can be
+   * regenerated and compared.
+   */
+  ReportSendRecorded: {
+    version: 1,
+    schema: z.object({
+      job_id: text,
+      report: text,
+      params: z.record(z.string(), z.string()),
+      recipient: text,
+      transport: z.enum(['cloud-api', 'outbox']),
+      status: z.enum(['accepted', 'outbox', 'failed']),
+      message_id: nullableText,
+      error: nullableText,
+      file_name: text,
+      sha256: text,
+      bytes: z.number().int(),
+      read_position: text,
+      read_at: text,
+      requested_by: z.uuid(),
+    }),
+  },
   /** The demo business was loaded (BAHI_DEMO=1), once. */
   DemoLoaded: { version: 1, schema: z.object({ writes: z.number().int() }) },
   /** The first Admin was created from the environment on an empty store. */

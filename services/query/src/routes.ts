@@ -8,6 +8,7 @@ import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
 import { registerProjectionStatusRoutes } from './projections.routes.ts';
+import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
 
@@ -17,7 +18,7 @@ export interface QueryDeps {
   license: LicenseService;
 }
 
-export type QueryDepsWithStream = QueryDeps & StreamAuth;
+export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
 
 /**
  * The query side's /api routes: every GET. The same function serves the query process and
@@ -35,5 +36,6 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerLogRoutes(app, deps);
   await registerNotificationListRoutes(app, deps);
   await registerProjectionStatusRoutes(app, deps);
+  await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }

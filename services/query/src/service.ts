@@ -1,3 +1,4 @@
+import { connectReports } from '@bahi/reports-worker';
 import {
   createTokenService,
   licenseFromConfig,
@@ -27,8 +28,15 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
         publicPaths: new Set(['/api/health', '/api/ready', '/api/events']),
       });
       registerLicenseGate(app, license);
-      await registerQueryRoutes(app, { ...storage, license, tokens, loadUser });
-      return undefined;
+      // Report downloads and WhatsApp sends are jobs for the reports worker, over Redis.
+      const reports = config.REDIS_URL ? connectReports(config.REDIS_URL, { failFast: true }) : undefined;
+      await registerQueryRoutes(app, { ...storage, license, tokens, loadUser, reports });
+      return reports
+        ? {
+            checks: [{ name: 'redis', check: async () => void (await reports.redis.ping()) }],
+            stop: () => reports.close(),
+          }
+        : undefined;
     },
   });
 }

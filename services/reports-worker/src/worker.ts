@@ -1,29 +1,80 @@
-import { Redis } from 'ioredis';
+import type { EventStore } from '@bahi/event-store';
+import type { Worker } from 'bullmq';
+import { type Effects, eventStoreEffects, memoryEffects } from './effects.ts';
+import { type ProcessorDeps, processReportJob } from './process.ts';
+import { bullWorker, type QueueNames } from './queues.ts';
+import { connectReports, type InProcessReports } from './reports.ts';
+import { transportFromEnv, type WhatsAppTransport } from './whatsapp.ts';
 
 export interface ReportsWorker {
   stop(): Promise<void>;
 }
 
+export interface ReportsWorkerOptions extends QueueNames {
+  /** Distributed: BullMQ on this Redis. */
+  redisUrl?: string | undefined;
+  /** Standalone: the in-process queue the query side adds to. */
+  inProcess?: InProcessReports;
+  /** Where notifications and send records go; without it they are only kept in memory. */
+  eventStore?: EventStore;
+  effects?: Effects;
+  transport?: WhatsAppTransport;
+  env?: NodeJS.ProcessEnv;
+  lockDurationMs?: number;
+  pauseMs?: number;
+}
+
 /**
  * The reports worker. Distributed: jobs on BullMQ over Redis; standalone: the same job code
- * on an in-process queue. Render and WhatsApp jobs arrive with the reports issue; until
- * then the worker holds its Redis connection (distributed) so readiness is real.
+ * (processReportJob) on an in-process queue. It renders PDF and XLSX files into the file
+ * store and sends WhatsApp messages through the configured transport.
  */
-export function startReportsWorker(options: { redisUrl?: string | undefined }): ReportsWorker & {
+export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker & {
   ping(): Promise<void>;
 } {
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined;
-  redis?.on('error', () => {}); // surfaced through readiness, not as a crash
+  const env = options.env ?? process.env;
+  const effects =
+    options.effects ?? (options.eventStore ? eventStoreEffects(options.eventStore) : memoryEffects());
+  const transport = options.transport ?? transportFromEnv(env);
+  const base: Omit<ProcessorDeps, 'files'> = {
+    effects,
+    transport,
+    businessName: env.BAHI_BUSINESS_NAME?.trim() || 'Bahi',
+    ...(options.pauseMs ? { pauseMs: options.pauseMs } : {}),
+  };
+
+  if (options.inProcess) {
+    const reports = options.inProcess;
+    reports.queue.start((job) => processReportJob(job, { ...base, files: reports.files }));
+    return { async ping() {}, stop: () => reports.queue.close() };
+  }
+  if (!options.redisUrl) throw new Error('The reports worker needs REDIS_URL (or an in-process queue).');
+
+  const reports = connectReports(options.redisUrl, options);
+  let worker: Worker | undefined;
+  worker = bullWorker(
+    reports.redis,
+    (job) =>
+      processReportJob(job, {
+        ...base,
+        files: reports.files,
+        onProgress: async (stage) => {
+          // Seen by operators and by the crash test (which kills the worker mid-job).
+          await reports.redis.set(`${options.prefix ?? 'bahi'}:progress:${job.id}`, stage, 'EX', 3600);
+        },
+      }),
+    { ...options, ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}) },
+  );
+  worker.on('error', () => {}); // connection trouble: BullMQ reconnects; readiness reports it
   return {
     async ping() {
-      if (!redis) return;
-      const answer = await redis.ping();
+      const answer = await reports.redis.ping();
       if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
     },
     async stop() {
-      await redis?.quit().catch(() => redis.disconnect());
+      await worker?.close();
+      worker = undefined;
+      await reports.close();
     },
   };
 }

@@ -14,7 +14,7 @@ import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projector';
 import { registerQueryRoutes } from '@bahi/query';
-import { startReportsWorker } from '@bahi/reports-worker';
+import { inProcessReports, startReportsWorker } from '@bahi/reports-worker';
 import {
   createHttpApp,
   licenseFromConfig,
@@ -131,15 +131,18 @@ export async function startStandalone(
     });
     registerLicenseGate(app, license);
     await registerCommandRoutes(app, commandDeps);
+    // Report jobs on an in-process queue: the same job code the distributed worker runs on BullMQ.
+    const reports = inProcessReports();
     await registerQueryRoutes(app, {
       ...storage,
       license,
       tokens: commandDeps.tokens,
       loadUser: loadSignedInUser(commandDeps),
+      reports,
     });
     const watch = watchLicense(commandDeps);
     stops.push(async () => watch.stop());
-    const worker = startReportsWorker({});
+    const worker = startReportsWorker({ inProcess: reports, eventStore: storage.eventStore, env });
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });
 

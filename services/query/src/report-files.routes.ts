@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import {
+  FORMATS,
+  parseRecipient,
+  REPORT_NAMES,
+  type ReportFormat,
+  type ReportName,
+  type ReportSource,
+  type Reports,
+  type Requester,
+  runJob,
+  SENDS_STREAM,
+  type SendRecord,
+  type StoredFile,
+} from '@bahi/reports-worker';
+import { HttpError, type SignedInUser, signedIn } from '@bahi/server-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { QueryDeps } from './routes.ts';
+
+/**
+ * Report files and WhatsApp sends (issue #5). A download reads the on-screen report's own
+ * JSON route in-process (app.inject, with the caller's credentials and query string, so the
+ * data, filters and permissions are exactly the screen's), after the projections have reached
+ * the head of the log at the moment of asking (X-Bahi-Position); that position is printed on
+ * the file and recorded. The rendering is a job for the reports worker (BullMQ, or the
+ * in-process queue in standalone); this side waits for it, bounded, and streams the file.
+ */
+export interface ReportFileDeps {
+  /** Absent when the query process has no REDIS_URL: downloads then answer 503. */
+  reports?: Reports | undefined;
+  /** How long a download waits for its file before answering 202 (default 20 s). */
+  reportWaitMs?: number | undefined;
+}
+
+/** The JSON route behind each report; list reports are read whole (limit -1). */
+const JSON_ROUTES: Record<Exclude<ReportName, 'ledger'>, { path: string; all?: boolean }> = {
+  stock: { path: '/api/reports/stock' },
+  'daywise-report': { path: '/api/reports/daywise-report' },
+  balances: { path: '/api/reports/balances', all: true },
+  'cashbook-report': { path: '/api/reports/cashbook-report' },
+  payments: { path: '/api/reports/payments', all: true },
+  'salary-report': { path: '/api/reports/salary-report', all: true },
+};
+
+const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' });
+
+/** The query string as text values (a repeated parameter keeps its last value). */
+function textParams(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    const v = Array.isArray(value) ? value.at(-1) : value;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+  }
+  return out;
+}
+
+function requester(me: SignedInUser): Requester {
+  return { id: me.id, name: me.name, role: me.role as Requester['role'] };
+}
+
+const jobIdOf = (parts: unknown) =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+function sendFile(reply: FastifyReply, file: StoredFile) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', contentDisposition(file.fileName))
+    .header('x-bahi-position', file.position)
+    .header('x-content-sha256', file.sha256)
+    .header('cache-control', 'private, no-store')
+    .send(file.body);
+}
+
+/** A 4xx (or 503) from the JSON route: passed on as it is. */
+class Passed extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super('passed on');
+  }
+}
+
+export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
+  const waitMs = deps.reportWaitMs ?? 20_000;
+
+  const inject = async (request: FastifyRequest, url: string, position: string) => {
+    const headers: Record<string, string> = { 'x-bahi-position': position };
+    if (request.headers.authorization) headers.authorization = request.headers.authorization;
+    if (request.headers.cookie) headers.cookie = request.headers.cookie;
+    const res = await app.inject({ method: 'GET', url, headers });
+    if (res.statusCode !== 200) throw new Passed(res.statusCode, res.body);
+    return res.json() as unknown;
+  };
+
+  /** Names for the ids among the filters, from the same master lists the screen uses. */
+  const names = async (request: FastifyRequest, params: Record<string, string>, position: string) => {
+    const wanted: Array<[string, string | undefined]> = [
+      ['cities', params.city_id],
+      [params.entity_type === 'Godown' ? 'godowns' : 'collectors', params.entity_id],
+      ['collectors', params.collector_id],
+    ];
+    const out: Record<string, string> = {};
+    for (const [kind, id] of wanted) {
+      if (!id || out[id]) continue;
+      const list = (await inject(request, `/api/masters/${kind}?limit=-1`, position).catch(() => ({
+        data: [],
+      }))) as {
+        data: Array<{ id: string; name: string }>;
+      };
+      const found = list.data.find((r) => r.id === id);
+      if (found) out[id] = found.name;
+    }
+    return out;
+  };
+
+  /** Reads a report exactly as the screen would, at (or after) the current head of the log. */
+  const readReport = async (
+    request: FastifyRequest,
+    report: ReportName,
+    params: Record<string, string>,
+  ): Promise<{ source: ReportSource; position: string; readAt: string }> => {
+    const position = (await deps.eventStore.headPosition()).toString();
+    const readAt = new Date().toISOString();
+    let url: string;
+    if (report === 'ledger') {
+      const { type = '', id = '', ...rest } = params;
+      url = `/api/reports/ledger/${encodeURIComponent(type)}/${encodeURIComponent(id)}?${new URLSearchParams(rest)}`;
+    } else {
+      const route = JSON_ROUTES[report];
+      const query = route.all ? { ...params, page: '1', limit: '-1' } : params;
+      url = `${route.path}?${new URLSearchParams(query)}`;
+    }
+    const data = await inject(request, url, position);
+    return {
+      source: { report, params, names: await names(request, params, position), data },
+      position,
+      readAt,
+    };
+  };
+
+  const passOn = (reply: FastifyReply, error: unknown) => {
+    if (error instanceof Passed) return reply.code(error.status).type('application/json').send(error.body);
+    throw error;
+  };
+
+  /** The queue (Redis) out of reach is the server's trouble, said as such: 503, not a bare 500. */
+  const queued = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      app.log.error({ err: error }, 'report job queue unavailable');
+      throw new HttpError(
+        503,
+        'Report files are unavailable right now (the job queue cannot be reached). Please try again.',
+      );
+    }
+  };
+
+  const need = () => {
+    if (!deps.reports)
+      throw new HttpError(
+        503,
+        'Report files need the reports worker, and this server has no queue (REDIS_URL).',
+      );
+    return deps.reports;
+  };
+
+  const download = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    report: ReportName,
+    format: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    const me = signedIn(request);
+    const parsed = formatParam.safeParse(format);
+    if (!parsed.success) throw new HttpError(400, 'Download format is pdf or xlsx.');
+    const reports = need();
+    const params = { ...textParams(request.query), ...extra };
+    let read: Awaited<ReturnType<typeof readReport>>;
+    try {
+      read = await readReport(request, report, params);
+    } catch (error) {
+      return passOn(reply, error);
+    }
+    const fmt: ReportFormat = parsed.data;
+    // The same person asking for the same report and format at the same position gets the same job.
+    const jobId = jobIdOf(['render', me.id, report, fmt, params, read.position]);
+    const outcome = await queued(() =>
+      runJob(
+        reports,
+        jobId,
+        {
+          kind: 'render',
+          format: fmt,
+          source: read.source,
+          requester: requester(me),
+          position: read.position,
+          readAt: read.readAt,
+        },
+        waitMs,
+      ),
+    );
+    if (outcome.kind === 'file') return sendFile(reply, outcome.file);
+    if (outcome.kind === 'failed')
+      throw new HttpError(503, `Failed to download ${fmt} report. ${outcome.reason}`);
+    return reply.code(202).send({
+      message: 'The report is still being prepared. You will be notified when it is ready to download.',
+      jobId,
+      link: `/api/reports/files/${jobId}`,
+    });
+  };
+
+  // No automatic HEAD: a HEAD would run the whole job to send no body.
+  const noHead = { exposeHeadRoute: false };
+  for (const report of Object.keys(JSON_ROUTES) as Array<keyof typeof JSON_ROUTES>) {
+    app.get<{ Params: { format: string } }>(
+      `/api/reports/${report}/download/:format`,
+      noHead,
+      (request, reply) => download(request, reply, report, request.params.format),
+    );
+  }
+  app.get<{ Params: { type: string; id: string; format: string } }>(
+    '/api/reports/ledger/:type/:id/download/:format',
+    noHead,
+    (request, reply) =>
+      download(request, reply, 'ledger', request.params.format, {
+        type: request.params.type,
+        id: request.params.id,
+      }),
+  );
+
+  /** A finished file by its link (the notification's): the person who asked for it, or an Admin. */
+  app.get<{ Params: { jobId: string } }>('/api/reports/files/:jobId', async (request, reply) => {
+    const me = signedIn(request);
+    const reports = need();
+    const id = request.params.jobId;
+    const file = /^[0-9a-f]{40}$/.test(id) ? await reports.files.get(id) : undefined;
+    if (!file || (file.ownerId !== me.id && me.role !== 'Admin'))
+      throw new HttpError(404, 'That report file is not available (files are kept for a day).');
+    return sendFile(reply, file);
+  });
+
+  const whatsappBody = z.object({
+    recipientNumber: z.string({ error: 'recipientNumber is required' }),
+    reportName: z.enum(REPORT_NAMES, { error: `reportName must be one of ${REPORT_NAMES.join(', ')}` }),
+    /** The report's filters, as in its download URL (a ledger's also its type and id). */
+    data: z.record(z.string(), z.unknown()).default({}),
+  });
+
+  /** POST /api/reports/whatsapp {recipientNumber, reportName, data} -> {message}. */
+  app.post('/api/reports/whatsapp', async (request, reply) => {
+    const me = signedIn(request);
+    const body = whatsappBody.parse(request.body ?? {});
+    const recipient = parseRecipient(body.recipientNumber);
+    if (!recipient)
+      throw new HttpError(
+        400,
+        'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
+      );
+    const params = textParams(body.data);
+    if (body.reportName === 'ledger') {
+      params.type = params.type ?? params.entityType ?? '';
+      params.id = params.id ?? params.entityId ?? '';
+      delete params.entityType;
+      delete params.entityId;
+      if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
+    }
+    const reports = need();
+    let read: Awaited<ReturnType<typeof readReport>>;
+    try {
+      read = await readReport(request, body.reportName, params);
+    } catch (error) {
+      return passOn(reply, error);
+    }
+    const key = request.headers['idempotency-key'];
+    const jobId = jobIdOf(
+      typeof key === 'string' && key
+        ? ['whatsapp', me.id, key]
+        : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
+    );
+    const outcome = await queued(() =>
+      runJob(
+        reports,
+        jobId,
+        {
+          kind: 'whatsapp',
+          recipient,
+          source: read.source,
+          requester: requester(me),
+          position: read.position,
+          readAt: read.readAt,
+        },
+        waitMs,
+      ),
+    );
+    if (outcome.kind === 'failed')
+      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+    if (outcome.kind === 'pending')
+      return reply.code(202).send({
+        message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
+        jobId,
+      });
+    const sent = await reports.files.get(`${jobId}-sent`);
+    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+    return {
+      message:
+        status === 'outbox'
+          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from there.`
+          : `The report was sent to ${recipient} via WhatsApp.`,
+      jobId,
+    };
+  });
+
+  /** The WhatsApp outbox and send history, newest first (Admins): each send's latest record. */
+  app.get('/api/reports/whatsapp/outbox', async (request) => {
+    const me = signedIn(request);
+    if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
+    const events = await deps.eventStore.readStream(SENDS_STREAM);
+    const latest = new Map<string, SendRecord & { recorded_at: string }>();
+    for (const e of events) {
+      const r = e.data as SendRecord;
+      latest.set(r.job_id, { ...r, recorded_at: e.metadata.recordedAt });
+    }
+    return {
+      data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),
+    };
+  });
+}

@@ -1,0 +1,51 @@
+import type { ReportFormat, ReportSource } from './render/document.ts';
+
+/** Who asked: notifications go to their role, and only they (or an Admin) may fetch the file. */
+export interface Requester {
+  id: string;
+  name: string;
+  role: 'Admin' | 'Manager' | 'Collector' | 'Viewer';
+}
+
+interface JobBase {
+  source: ReportSource;
+  requester: Requester;
+  /** The event-store position the report was read at (the head of the log when asked). */
+  position: string;
+  /** When it was read (ISO); printed on the file. */
+  readAt: string;
+}
+export interface RenderJob extends JobBase {
+  kind: 'render';
+  format: ReportFormat;
+}
+export interface WhatsAppJob extends JobBase {
+  kind: 'whatsapp';
+  /** E.164, e.g. +919876543210. */
+  recipient: string;
+}
+export type ReportJob = RenderJob | WhatsAppJob;
+
+export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'unknown';
+
+/** A job being worked on, as the processor sees it under either queue. */
+export interface JobContext {
+  id: string;
+  data: ReportJob;
+  /** Attempts made before this one. */
+  attemptsMade: number;
+  attempts: number;
+}
+
+/** What the query side uses: add a job (once per id) and ask about it. */
+export interface JobQueue {
+  add(jobId: string, job: ReportJob): Promise<void>;
+  state(jobId: string): Promise<{ state: JobState; failedReason?: string | undefined }>;
+  /** Drops a finished job, so the same id can run again (its file expired before it). */
+  forget(jobId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const JOB_ATTEMPTS = 5;
+/** Exponential backoff between attempts: 1 s, 2 s, 4 s, ... */
+export const BACKOFF_MS = 1000;

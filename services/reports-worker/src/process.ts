@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Effects } from './effects.ts';
+import type { JobContext, ReportJob } from './jobs.ts';
+import { toDocument } from './render/document.ts';
+import { renderPdf } from './render/pdf.ts';
+import { renderXlsx } from './render/xlsx.ts';
+import { DAY_SECONDS, type FileStore, type StoredFile } from './store.ts';
+import { PermanentSendError, type WhatsAppTransport } from './whatsapp.ts';
+
+export interface ProcessorDeps {
+  files: FileStore;
+  effects: Effects;
+  transport: WhatsAppTransport;
+  businessName: string;
+  /** Test hook: pause after reading the job, so a test can kill the worker mid-job. */
+  pauseMs?: number;
+  onProgress?(stage: string): Promise<void>;
+}
+
+/** A job that must not be retried (bad data, a permanent WhatsApp refusal). */
+export class PermanentJobError extends Error {}
+
+const CONTENT_TYPES = {
+  pdf: 'application/pdf',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+/** Outbox files stay until an Admin has had time to act on them. */
+const OUTBOX_TTL = 90 * DAY_SECONDS;
+
+export async function renderFile(job: ReportJob, format: 'pdf' | 'xlsx', businessName: string) {
+  const doc = toDocument(job.source);
+  const meta = { businessName, generatedAt: job.readAt, position: job.position };
+  const body = format === 'pdf' ? await renderPdf(doc, meta) : await renderXlsx(doc, meta);
+  return {
+    doc,
+    file: {
+      fileName: `${doc.fileName}.${format}`,
+      contentType: CONTENT_TYPES[format],
+      sha256: createHash('sha256').update(body).digest('hex'),
+      ownerId: job.requester.id,
+      position: job.position,
+      createdAt: new Date().toISOString(),
+      body,
+    } satisfies StoredFile,
+  };
+}
+
+/**
+ * One job, the same code under BullMQ and the in-process queue. Idempotent: the file is
+ * stored under the job id (a second run replaces it with the same bytes), notices and send
+ * records have ids derived from the job id, and a WhatsApp message the API accepted is marked
+ * so a retried job does not send it again.
+ */
+export async function processReportJob(job: JobContext, deps: ProcessorDeps): Promise<{ sha256: string }> {
+  const data = job.data;
+  const final = job.attemptsMade + 1 >= job.attempts;
+  try {
+    await deps.onProgress?.('rendering');
+    if (deps.pauseMs) await sleep(deps.pauseMs);
+    if (data.kind === 'render') {
+      const { file } = await renderFile(data, data.format, deps.businessName);
+      await deps.files.put(job.id, file, DAY_SECONDS);
+      // After the file is stored: a requester who stopped waiting hears it is ready.
+      if (await deps.files.isDetached(job.id)) {
+        await deps.effects.notify(
+          {
+            key: `ready:${job.id}`,
+            audience: data.requester.role,
+            type: 'success',
+            title: 'Report ready',
+            message: `${file.fileName} for ${data.requester.name} is ready to download.`,
+            link: `/api/reports/files/${job.id}`,
+          },
+          data.requester.id,
+        );
+      }
+      return { sha256: file.sha256 };
+    }
+
+    const { file, doc } = await renderFile(data, 'pdf', deps.businessName);
+    const sentMarker = `${job.id}-sent`;
+    const already = await deps.files.get(sentMarker);
+    const result = already
+      ? (JSON.parse(already.body.toString()) as Awaited<ReturnType<WhatsAppTransport['send']>>)
+      : await deps.transport.send({
+          to: data.recipient,
+          fileName: file.fileName,
+          caption: `${doc.title} - ${deps.businessName}`,
+          body: file.body,
+          contentType: file.contentType,
+        });
+    if (!already) {
+      await deps.files.put(sentMarker, { ...file, body: Buffer.from(JSON.stringify(result)) }, OUTBOX_TTL);
+    }
+    await deps.files.put(job.id, file, result.status === 'outbox' ? OUTBOX_TTL : DAY_SECONDS);
+    await deps.effects.recordSend({
+      ...sendRecord(job, file),
+      transport: result.transport,
+      status: result.status,
+      message_id: result.messageId,
+    });
+    return { sha256: file.sha256 };
+  } catch (error) {
+    const permanent = error instanceof PermanentSendError || error instanceof PermanentJobError;
+    if (final || permanent) await reportFailure(job, deps, error as Error);
+    if (permanent) throw new PermanentJobError((error as Error).message);
+    throw error;
+  }
+}
+
+function sendRecord(job: JobContext, file: StoredFile) {
+  const data = job.data as Extract<ReportJob, { kind: 'whatsapp' }>;
+  return {
+    job_id: job.id,
+    report: data.source.report,
+    params: data.source.params,
+    recipient: data.recipient,
+    file_name: file.fileName,
+    sha256: file.sha256,
+    bytes: file.body.length,
+    read_position: data.position,
+    read_at: data.readAt,
+    requested_by: data.requester.id,
+    error: null,
+  };
+}
+
+async function reportFailure(job: JobContext, deps: ProcessorDeps, error: Error) {
+  const data = job.data;
+  if (data.kind === 'whatsapp') {
+    await deps.effects.recordSend({
+      job_id: job.id,
+      report: data.source.report,
+      params: data.source.params,
+      recipient: data.recipient,
+      transport: deps.transport.name,
+      status: 'failed',
+      message_id: null,
+      error: error.message.slice(0, 500),
+      file_name: '',
+      sha256: '',
+      bytes: 0,
+      read_position: data.position,
+      read_at: data.readAt,
+      requested_by: data.requester.id,
+    });
+    await deps.effects.notify(
+      {
+        key: `failed:${job.id}`,
+        audience: data.requester.role,
+        type: 'error',
+        title: 'Failed to send report via WhatsApp.',
+        message: `${data.source.report} to ${data.recipient} (asked by ${data.requester.name}): ${error.message}`,
+        link: null,
+      },
+      data.requester.id,
+    );
+  } else if (await deps.files.isDetached(job.id)) {
+    await deps.effects.notify(
+      {
+        key: `failed:${job.id}`,
+        audience: data.requester.role,
+        type: 'error',
+        title: `Failed to download ${data.format} report.`,
+        message: `${data.source.report} for ${data.requester.name}: ${error.message}`,
+        link: null,
+      },
+      data.requester.id,
+    );
+  }
+}

@@ -1,0 +1,193 @@
+import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  BACKOFF_MS,
+  JOB_ATTEMPTS,
+  type JobContext,
+  type JobQueue,
+  type JobState,
+  type ReportJob,
+} from './jobs.ts';
+import { PermanentJobError } from './process.ts';
+
+export const DEFAULT_QUEUE = 'bahi-reports';
+export const DEFAULT_PREFIX = 'bahi';
+
+export interface QueueNames {
+  queueName?: string;
+  /** Redis key prefix (tests use their own so parallel runs do not meet). */
+  prefix?: string;
+}
+
+/** Distributed: the queue on Redis (BullMQ). Adding a job id that exists changes nothing. */
+export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueue & { queue: Queue } {
+  const queue = new Queue<ReportJob>(names.queueName ?? DEFAULT_QUEUE, {
+    connection,
+    prefix: names.prefix ?? DEFAULT_PREFIX,
+  });
+  queue.on('error', () => {}); // Redis trouble reaches the caller of add/state, and readiness
+  return {
+    queue,
+    async add(jobId, job) {
+      await queue.add(job.kind, job, {
+        jobId,
+        attempts: JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: BACKOFF_MS },
+        removeOnComplete: { age: 86_400 },
+        removeOnFail: { age: 7 * 86_400 },
+      });
+    },
+    async state(jobId) {
+      const state = await queue.getJobState(jobId);
+      if (state === 'failed') {
+        const job = await queue.getJob(jobId);
+        return { state: 'failed', failedReason: job?.failedReason };
+      }
+      const known: Record<string, JobState> = {
+        completed: 'completed',
+        active: 'active',
+        unknown: 'unknown',
+      };
+      return { state: known[state] ?? 'waiting' };
+    },
+    async forget(jobId) {
+      await queue.remove(jobId);
+    },
+    async close() {
+      await queue.close();
+    },
+  };
+}
+
+export type Processor = (job: JobContext) => Promise<unknown>;
+
+/**
+ * Distributed: a BullMQ worker. A job whose worker dies keeps its lock only for
+ * `lockDurationMs`; then BullMQ's stalled-job check puts it back in the queue and another (or
+ * the restarted) worker runs it again from the start.
+ */
+export function bullWorker(
+  connection: Redis,
+  processor: Processor,
+  options: QueueNames & { lockDurationMs?: number; concurrency?: number } = {},
+): Worker {
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  return new Worker<ReportJob>(
+    options.queueName ?? DEFAULT_QUEUE,
+    async (job: BullJob<ReportJob>) => {
+      try {
+        return await processor({
+          id: job.id!,
+          data: job.data,
+          attemptsMade: job.attemptsMade,
+          attempts: job.opts.attempts ?? 1,
+        });
+      } catch (error) {
+        if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
+        throw error;
+      }
+    },
+    {
+      connection,
+      prefix: options.prefix ?? DEFAULT_PREFIX,
+      concurrency: options.concurrency ?? 1,
+      lockDuration,
+      stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
+      maxStalledCount: 2,
+    },
+  );
+}
+
+interface Entry {
+  data: ReportJob;
+  state: JobState;
+  attemptsMade: number;
+  failedReason?: string;
+}
+
+/**
+ * Standalone: the same jobs on an in-process queue - one at a time, retried with the same
+ * exponential backoff. It lives as long as the process (standalone is one process: a crash
+ * loses the requests in flight along with the server that took them).
+ */
+export function inProcessJobQueue(): JobQueue & { start(processor: Processor): void; idle(): Promise<void> } {
+  const jobs = new Map<string, Entry>();
+  const ready: string[] = [];
+  let processor: Processor | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const pump = () => {
+    if (running || !processor || closed) return;
+    running = (async () => {
+      while (ready.length > 0 && !closed) {
+        const id = ready.shift()!;
+        const entry = jobs.get(id);
+        if (!entry) continue;
+        entry.state = 'active';
+        try {
+          await processor({ id, data: entry.data, attemptsMade: entry.attemptsMade, attempts: JOB_ATTEMPTS });
+          entry.state = 'completed';
+        } catch (error) {
+          entry.attemptsMade += 1;
+          entry.failedReason = (error as Error).message;
+          if (error instanceof PermanentJobError || entry.attemptsMade >= JOB_ATTEMPTS)
+            entry.state = 'failed';
+          else {
+            entry.state = 'waiting';
+            const timer = setTimeout(
+              () => {
+                timers.delete(timer);
+                ready.push(id);
+                pump();
+              },
+              BACKOFF_MS * 2 ** (entry.attemptsMade - 1),
+            );
+            timer.unref();
+            timers.add(timer);
+          }
+        }
+      }
+    })().finally(() => {
+      running = undefined;
+      if (ready.length > 0) pump();
+    });
+  };
+  // Finished jobs are forgotten after a day, like BullMQ's removeOnComplete.
+  const sweep = setInterval(() => {
+    if (jobs.size < 1000) return;
+    for (const [id, e] of jobs) if (e.state === 'completed' || e.state === 'failed') jobs.delete(id);
+  }, 3_600_000);
+  sweep.unref();
+
+  return {
+    async add(jobId, job) {
+      if (jobs.has(jobId)) return;
+      jobs.set(jobId, { data: job, state: 'waiting', attemptsMade: 0 });
+      ready.push(jobId);
+      pump();
+    },
+    async state(jobId) {
+      const entry = jobs.get(jobId);
+      return entry ? { state: entry.state, failedReason: entry.failedReason } : { state: 'unknown' };
+    },
+    async forget(jobId) {
+      const entry = jobs.get(jobId);
+      if (entry && (entry.state === 'completed' || entry.state === 'failed')) jobs.delete(jobId);
+    },
+    start(p) {
+      processor = p;
+      pump();
+    },
+    async idle() {
+      while (running) await running;
+    },
+    async close() {
+      closed = true;
+      clearInterval(sweep);
+      for (const t of timers) clearTimeout(t);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,348 @@
+import { isDecimal, subtractDecimals, sumDecimals } from './decimal.ts';
+
+/** The reports that can be downloaded or sent: the names used in URLs and in WhatsApp requests. */
+export const REPORT_NAMES = [
+  'stock',
+  'ledger',
+  'daywise-report',
+  'balances',
+  'cashbook-report',
+  'payments',
+  'salary-report',
+] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+export const FORMATS = ['pdf', 'xlsx'] as const;
+export type ReportFormat = (typeof FORMATS)[number];
+
+export type ColumnKind = 'text' | 'date' | 'money' | 'quantity';
+export interface Column {
+  key: string;
+  header: string;
+  kind: ColumnKind;
+  /** PDF width in points (fixed widths keep pdfmake fast); XLSX width is derived from it. */
+  width: number;
+  /** A zero amount prints as '-' (the cashbook and ledger columns, as on screen). */
+  dashZero?: boolean;
+}
+export type Row = Record<string, string | null | undefined>;
+export interface TotalRow {
+  label: string;
+  values: Row;
+  tone?: 'positive' | 'negative';
+}
+export interface Labelled {
+  label: string;
+  value: string;
+}
+
+/** A report as a table, ready for either renderer: everything is text, amounts exact decimals. */
+export interface ReportDocument {
+  report: ReportName;
+  title: string;
+  /** Without extension. */
+  fileName: string;
+  filters: Labelled[];
+  summary: Labelled[];
+  columns: Column[];
+  rows: Row[];
+  totals: TotalRow[];
+  emptyText: string;
+}
+
+/** What the query side hands over: the JSON the on-screen report answered, and its filters. */
+export interface ReportSource {
+  report: ReportName;
+  /** The query parameters of the report (and the ledger's type and id). */
+  params: Record<string, string>;
+  /** Names for ids in the filters (city, collector, entity), looked up by the query side. */
+  names?: Record<string, string>;
+  data: unknown;
+}
+
+const day = (v: string | undefined) => (v ? v.slice(0, 10) : undefined);
+const sum = (rows: Row[], key: string) =>
+  sumDecimals(rows.map((r) => r[key]).filter((v): v is string => isDecimal(v)));
+
+function dateFilters(p: Record<string, string>): Labelled[] {
+  const out: Labelled[] = [];
+  if (p.startDate) out.push({ label: 'From', value: day(p.startDate)! });
+  if (p.endDate) out.push({ label: 'To', value: day(p.endDate)! });
+  if (p.asOf) out.push({ label: 'As of', value: day(p.asOf)! });
+  if (p.knownAt) out.push({ label: 'As recorded at', value: p.knownAt });
+  return out;
+}
+
+function named(source: ReportSource, key: string, label: string): Labelled[] {
+  const id = source.params[key];
+  if (!id) return [];
+  return [{ label, value: source.names?.[id] ?? id }];
+}
+
+/** Income/expense style tables end with a Total row and a Net Total row (green when 0 or more). */
+function netTotals(rows: Row[], inKey: string, outKey: string): TotalRow[] {
+  const totalIn = sum(rows, inKey);
+  const totalOut = sum(rows, outKey);
+  const net = subtractDecimals(totalIn, totalOut);
+  return [
+    { label: 'Total', values: { [inKey]: totalIn, [outKey]: totalOut } },
+    { label: 'Net Total', values: { [inKey]: net }, tone: net.startsWith('-') ? 'negative' : 'positive' },
+  ];
+}
+
+type Any = Record<string, unknown>;
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const list = (v: unknown): Any[] => (Array.isArray(v) ? (v as Any[]) : []);
+
+/** Turns a report's JSON (as the on-screen report answered it) into a table. */
+export function toDocument(source: ReportSource): ReportDocument {
+  const p = source.params;
+  switch (source.report) {
+    case 'stock': {
+      const data = (source.data ?? {}) as Record<string, Array<{ product_name: string; quantity: string }>>;
+      const rows: Row[] = [];
+      for (const [godown, items] of Object.entries(data))
+        for (const item of items) rows.push({ godown, product: item.product_name, quantity: item.quantity });
+      return {
+        report: 'stock',
+        title: 'Stock Report',
+        fileName: p.asOf ? `stock_report_${day(p.asOf)}` : 'stock_report',
+        filters: dateFilters(p),
+        summary: [{ label: 'Godowns', value: String(Object.keys(data).length) }],
+        columns: [
+          { key: 'godown', header: 'Godown', kind: 'text', width: 200 },
+          { key: 'product', header: 'Product', kind: 'text', width: 200 },
+          { key: 'quantity', header: 'Quantity', kind: 'quantity', width: 100 },
+        ],
+        rows,
+        // Quantities of different products do not add up; only a godown's lines are listed.
+        totals: [],
+        emptyText: 'No stock available in any godown.',
+      };
+    }
+    case 'ledger': {
+      const d = source.data as Any;
+      const entity = (d.entity ?? {}) as Any;
+      const rows = list(d.transactions).map((t) => ({
+        date: text(t.date),
+        particulars: text(t.particulars),
+        type: text(t.type),
+        debit: text(t.debit),
+        credit: text(t.credit),
+        balance: text(t.balance),
+      }));
+      const name = String(entity.name ?? p.id);
+      const range =
+        p.startDate || p.endDate ? `_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'today'}` : '';
+      return {
+        report: 'ledger',
+        title: `Ledger: ${name} (${p.type})`,
+        fileName: `ledger_${p.type}_${name.replace(/[^\p{L}\p{N}]+/gu, '_').slice(0, 40)}${range}`,
+        filters: dateFilters(p),
+        summary: [
+          { label: 'Opening Balance', value: String(d.openingBalance) },
+          { label: 'Total Debit', value: String(d.totalDebit) },
+          { label: 'Total Credit', value: String(d.totalCredit) },
+          { label: 'Closing Balance', value: String(d.closingBalance) },
+        ],
+        columns: [
+          { key: 'date', header: 'Date', kind: 'date', width: 62 },
+          { key: 'particulars', header: 'Particulars', kind: 'text', width: 150 },
+          { key: 'type', header: 'Type', kind: 'text', width: 42 },
+          { key: 'debit', header: 'Debit', kind: 'money', width: 78, dashZero: true },
+          { key: 'credit', header: 'Credit', kind: 'money', width: 78, dashZero: true },
+          { key: 'balance', header: 'Balance', kind: 'money', width: 82 },
+        ],
+        rows,
+        totals: [
+          {
+            label: 'Total',
+            values: {
+              debit: String(d.totalDebit),
+              credit: String(d.totalCredit),
+              balance: String(d.closingBalance),
+            },
+          },
+        ],
+        emptyText: 'No data found.',
+      };
+    }
+    case 'daywise-report': {
+      const rows = list(source.data).map((r) => ({
+        date: text(r.date),
+        category: text(r.category),
+        remarks: text(r.remarks),
+        income: r.type === 'Income' ? text(r.amount) : null,
+        expense: r.type === 'Income' ? null : text(r.amount),
+      }));
+      return {
+        report: 'daywise-report',
+        title: 'Day-wise Report',
+        // The file name the product promises (spec section 7).
+        fileName: `daywise_report_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
+        filters: [
+          ...dateFilters(p),
+          ...named(source, 'city_id', 'City'),
+          ...(p.category ? [{ label: 'Category', value: p.category }] : []),
+        ],
+        summary: [],
+        columns: [
+          { key: 'date', header: 'Date', kind: 'date', width: 62 },
+          { key: 'category', header: 'Category', kind: 'text', width: 110 },
+          { key: 'remarks', header: 'Remarks', kind: 'text', width: 160 },
+          { key: 'income', header: 'Income (INR)', kind: 'money', width: 80 },
+          { key: 'expense', header: 'Expense (INR)', kind: 'money', width: 80 },
+        ],
+        rows,
+        totals: netTotals(rows, 'income', 'expense'),
+        emptyText: 'No transactions found for the selected filters.',
+      };
+    }
+    case 'cashbook-report': {
+      const rows = list(source.data).map((r) => ({
+        date: text(r.date),
+        particulars: text(r.particulars),
+        cash_in: text(r.cash_in),
+        cash_out: text(r.cash_out),
+      }));
+      return {
+        report: 'cashbook-report',
+        title: 'Cashbook Report',
+        fileName: `cashbook_report_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
+        filters: [
+          ...dateFilters(p),
+          ...named(source, 'city_id', 'City'),
+          ...named(source, 'entity_id', p.entity_type ?? 'Account'),
+        ],
+        summary: [],
+        columns: [
+          { key: 'date', header: 'Date', kind: 'date', width: 70 },
+          { key: 'particulars', header: 'Particulars', kind: 'text', width: 220 },
+          { key: 'cash_in', header: 'Cash In', kind: 'money', width: 100, dashZero: true },
+          { key: 'cash_out', header: 'Cash Out', kind: 'money', width: 100, dashZero: true },
+        ],
+        rows,
+        totals: netTotals(rows, 'cash_in', 'cash_out'),
+        emptyText: 'No cash transactions found for the selected filters.',
+      };
+    }
+    case 'balances': {
+      const d = (source.data ?? {}) as Record<string, { data?: Any[] }>;
+      const rows: Row[] = [];
+      for (const [kind, label] of [
+        ['funders', 'Funder'],
+        ['agents', 'Agent'],
+        ['collectors', 'Collector'],
+        ['godowns', 'Godown'],
+      ] as const) {
+        for (const r of list(d[kind]?.data)) {
+          const city = (r.city ?? null) as Any | null;
+          const opening = String(r.opening_balance ?? '0');
+          const movements = String((r.balance as Any | undefined)?.amount ?? '0');
+          rows.push({
+            kind: label,
+            name: text(r.name),
+            city: city ? text(city.name) : null,
+            currency: city ? text(city.currency_name) : 'INR',
+            opening,
+            current: sumDecimals([opening, movements]),
+          });
+        }
+      }
+      // Balances are in each city's currency: totals are per kind and currency, never mixed.
+      const groups = new Map<string, Row[]>();
+      for (const r of rows) {
+        const key = `${r.kind} (${r.currency})`;
+        groups.set(key, [...(groups.get(key) ?? []), r]);
+      }
+      return {
+        report: 'balances',
+        title: 'Balances Report',
+        fileName: p.asOf ? `balances_report_${day(p.asOf)}` : 'balances_report',
+        filters: [
+          ...dateFilters(p),
+          ...named(source, 'city_id', 'City'),
+          ...(p.search ? [{ label: 'Search', value: p.search }] : []),
+        ],
+        summary: [],
+        columns: [
+          { key: 'kind', header: 'Type', kind: 'text', width: 60 },
+          { key: 'name', header: 'Name', kind: 'text', width: 150 },
+          { key: 'city', header: 'City', kind: 'text', width: 80 },
+          { key: 'currency', header: 'Currency', kind: 'text', width: 55 },
+          { key: 'opening', header: 'Opening Balance', kind: 'money', width: 85 },
+          { key: 'current', header: 'Current Balance', kind: 'money', width: 85 },
+        ],
+        rows,
+        totals: [...groups].map(([label, group]) => ({
+          label: `Total ${label}`,
+          values: { opening: sum(group, 'opening'), current: sum(group, 'current') },
+        })),
+        emptyText: 'No balances found for the selected filters.',
+      };
+    }
+    case 'payments': {
+      const rows = list((source.data as Any).data).map((r) => ({
+        date: text(r.payment_date),
+        type: text(r.type),
+        entity: text(r.relatedEntityName),
+        handler: text(r.handlerEntityName),
+        amount: text(r.amount),
+      }));
+      return {
+        report: 'payments',
+        title: 'Payments Report',
+        fileName: `payments_report_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
+        filters: [
+          ...dateFilters(p),
+          ...named(source, 'city_id', 'City'),
+          ...(p.related_entity_type ? [{ label: 'Entity Type', value: p.related_entity_type }] : []),
+        ],
+        summary: [],
+        columns: [
+          { key: 'date', header: 'Date', kind: 'date', width: 65 },
+          { key: 'type', header: 'Type', kind: 'text', width: 80 },
+          { key: 'entity', header: 'Entity', kind: 'text', width: 140 },
+          { key: 'handler', header: 'Handler', kind: 'text', width: 120 },
+          { key: 'amount', header: 'Amount', kind: 'money', width: 90 },
+        ],
+        rows,
+        // Amounts are in the city's currency: a total only within one city.
+        totals: p.city_id ? [{ label: 'Total', values: { amount: sum(rows, 'amount') } }] : [],
+        emptyText: 'No payments found for the selected filters.',
+      };
+    }
+    case 'salary-report': {
+      const rows = list((source.data as Any).data).map((r) => ({
+        date: text(r.payment_date),
+        collector: text(r.collectorName),
+        period: r.month && r.year ? `${String(r.month).padStart(2, '0')}/${r.year}` : null,
+        amount: text(r.amount),
+        payer: text(r.payerName),
+        remarks: text(r.remarks),
+      }));
+      return {
+        report: 'salary-report',
+        title: 'Salary Payments Report',
+        fileName: `salary_report${p.year ? `_${p.year}` : ''}${p.month ? `_${String(p.month).padStart(2, '0')}` : ''}`,
+        filters: [
+          ...named(source, 'city_id', 'City'),
+          ...named(source, 'collector_id', 'Collector'),
+          ...(p.month ? [{ label: 'Month', value: p.month }] : []),
+          ...(p.year ? [{ label: 'Year', value: p.year }] : []),
+        ],
+        summary: [],
+        columns: [
+          { key: 'date', header: 'Paid On', kind: 'date', width: 65 },
+          { key: 'collector', header: 'Collector (Payee)', kind: 'text', width: 120 },
+          { key: 'period', header: 'Salary For', kind: 'text', width: 60 },
+          { key: 'amount', header: 'Amount', kind: 'money', width: 80 },
+          { key: 'payer', header: 'Paid From', kind: 'text', width: 100 },
+          { key: 'remarks', header: 'Remarks', kind: 'text', width: 100 },
+        ],
+        rows,
+        totals: p.city_id ? [{ label: 'Total', values: { amount: sum(rows, 'amount') } }] : [],
+        emptyText: 'No salary payments found for the selected filters.',
+      };
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { pdfFonts, pdfPages, pdfText, readXlsx } from '../testing/readers.ts';
+import { toDocument } from './document.ts';
+import { loadFonts } from './fonts.ts';
+import { renderPdf } from './pdf.ts';
+import { renderXlsx } from './xlsx.ts';
+
+const meta = { businessName: 'Shree Traders', generatedAt: '2026-11-21T10:00:00.000Z', position: '4242' };
+
+/** A ledger of `n` lines as the query side answers it, with a few awkward names. */
+function ledger(n: number) {
+  const transactions = Array.from({ length: n }, (_, i) => ({
+    date: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    particulars:
+      i === 1 ? '=HYPERLINK("http://x","y")' : i === 2 ? '@SUM(A1)' : i === 3 ? 'राम ट्रेडर्स' : 'Purchase',
+    type: i % 2 ? 'Debit' : 'Credit',
+    debit: i % 2 ? '1000.10' : '0.00',
+    credit: i % 2 ? '0.00' : '250.05',
+    balance: '0.00',
+  }));
+  return toDocument({
+    report: 'ledger',
+    params: { type: 'Funder', id: 'f1', startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-01-31' },
+    data: {
+      entity: { name: 'सुरेश Patel' },
+      openingBalance: '500.00',
+      totalDebit: '1234567.89',
+      totalCredit: '-0.01',
+      closingBalance: '-99.50',
+      transactions,
+    },
+  });
+}
+
+describe('PDF files, read back with poppler', () => {
+  it('prints the heading, filters, generated-at, totals and page numbers, with the header on every page', async () => {
+    const pdf = await renderPdf(ledger(200), meta);
+    const pages = pdfPages(pdf);
+    expect(pages).toBeGreaterThan(2);
+    const text = pdfText(pdf);
+    expect(text).toContain('Shree Traders');
+    expect(text).toContain('Ledger: सुरेश Patel (Funder)');
+    expect(text).toMatch(/From: 2026-01-01\s+To: 2026-01-31/);
+    expect(text).toContain('Generated 2026-11-21 10:00:00 UTC, read at position 4242');
+    expect(text).toContain(`Page ${pages} of ${pages}`);
+    // Totals, right-aligned at 2 decimals with grouping.
+    expect(text).toMatch(/Total\s+12,34,567\.89\s+-0\.01\s+-99\.50/);
+    expect(text).toMatch(/1,000\.10/);
+    // The table header is repeated on every page.
+    for (let page = 1; page <= pages; page++) {
+      expect(pdfText(pdf, { first: page, last: page })).toMatch(
+        /Date\s+Particulars\s+Type\s+Debit\s+Credit\s+Balance/,
+      );
+    }
+  });
+
+  it('embeds its fonts, with a Noto font for a name in Devanagari', async () => {
+    const fonts = pdfFonts(await renderPdf(ledger(5), meta));
+    expect(fonts).toMatch(/Roboto/);
+    expect(fonts).toMatch(/NotoSansDevanagari/);
+    // Every font is embedded (the "emb" column), none of the standard 14.
+    for (const line of fonts.split('\n').slice(2).filter(Boolean)) expect(line).toMatch(/\byes\s+yes\b/);
+  });
+
+  it('says so when there are no rows, and the day-wise report has Total and Net Total', async () => {
+    const doc = toDocument({
+      report: 'daywise-report',
+      params: { startDate: '2026-01-01', endDate: '2026-01-31' },
+      data: [
+        {
+          date: '2026-01-02',
+          category: 'Rent',
+          remarks: null,
+          type: 'Expense',
+          amount: '100.10',
+          amount_entered: '100.10',
+        },
+        {
+          date: '2026-01-03',
+          category: 'Sale',
+          remarks: 'x',
+          type: 'Income',
+          amount: '50.05',
+          amount_entered: '50.05',
+        },
+      ],
+    });
+    expect(doc.fileName).toBe('daywise_report_2026-01-01_to_2026-01-31');
+    const text = pdfText(await renderPdf(doc, meta));
+    expect(text).toMatch(/Total\s+50\.05\s+100\.10/);
+    expect(text).toMatch(/Net Total\s+-50\.05/);
+    const empty = pdfText(await renderPdf(toDocument({ report: 'stock', params: {}, data: {} }), meta));
+    expect(empty).toContain('No stock available in any godown.');
+  });
+});
+
+describe('fonts per script', () => {
+  it('splits mixed text into runs of one font, keeping Latin in Roboto and spaces in place', () => {
+    const fonts = loadFonts();
+    expect(fonts.runs('Purchase 12')).toBeUndefined();
+    const runs = fonts.runs('Ledger: सुरेश Patel (Funder)')!;
+    expect(runs.map((r) => [r.text, r.font ?? 'Roboto'])).toEqual([
+      ['Ledger: ', 'Roboto'],
+      ['सुरेश ', 'NotoDevanagari'],
+      ['Patel (Funder)', 'Roboto'],
+    ]);
+    expect(runs[1]!.lineHeight).toBeLessThan(1);
+    // Right-to-left words go one by one with the spaces as their own runs.
+    expect(fonts.runs('محمد علی')!.map((r) => [r.text, r.font ?? 'Roboto'])).toEqual([
+      ['محمد', 'NotoArabic'],
+      [' ', 'Roboto'],
+      ['علی', 'NotoArabic'],
+    ]);
+  });
+});
+
+describe('XLSX files, read back with exceljs', () => {
+  it('has numeric cells with number formats, a frozen header with an autofilter, totals, and escaped text', async () => {
+    const sheet = await readXlsx(await renderXlsx(ledger(10), meta));
+    let header = 0;
+    sheet.eachRow((row, n) => {
+      if (row.getCell(1).value === 'Date' && row.getCell(2).value === 'Particulars') header = n;
+    });
+    expect(header).toBeGreaterThan(0);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: header });
+    expect(sheet.autoFilter).toBeTruthy();
+    const first = sheet.getRow(header + 2); // the second line: a debit
+    expect(first.getCell(4).value).toBe(1000.1);
+    expect(typeof first.getCell(4).value).toBe('number');
+    expect(first.getCell(4).numFmt).toContain('#,##0.00');
+    expect(first.getCell(1).value).toBeInstanceOf(Date);
+    // Formula-like text is stored as text with a leading apostrophe, never as a formula.
+    expect(sheet.getRow(header + 2).getCell(2).value).toBe('\'=HYPERLINK("http://x","y")');
+    expect(sheet.getRow(header + 3).getCell(2).value).toBe("'@SUM(A1)");
+    expect(sheet.getRow(header + 4).getCell(2).value).toBe('राम ट्रेडर्स');
+    let formulas = 0;
+    sheet.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (cell.type === 6 /* Formula */) formulas++;
+      }),
+    );
+    expect(formulas).toBe(0);
+    const total = sheet.getRow(header + 11);
+    expect(total.getCell(1).value).toBe('Total');
+    expect(total.getCell(4).value).toBe(1234567.89);
+    expect(total.getCell(5).value).toBe(-0.01);
+  });
+});

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText, readXlsx } from '../../reports-worker/src/testing/readers.ts';
+import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
+
+/** Report downloads and WhatsApp sends through the whole standalone app (in-process queue). */
+describe('report files and WhatsApp through the API', () => {
+  let t: TestApp;
+  const ids: Record<string, string> = {};
+  const call = (method: string, path: string, body?: unknown) => t.call(method, path, body);
+  const get = (path: string) =>
+    fetch(`${t.bahi.url}/api${path}`, { headers: { authorization: `Bearer ${t.token}` } }) as Promise<
+      Omit<Response, 'json'> & { json(): Promise<Body> }
+    >;
+
+  beforeAll(async () => {
+    t = await openTestApp({ env: () => ({ BAHI_BUSINESS_NAME: 'Shree Ganesh Traders' }) });
+    const mk = async (kind: string, body: unknown) =>
+      (await call('POST', `/masters/${kind}`, body)).body.id as string;
+    ids.city = await mk('cities', { name: 'Surat', currency_name: 'INR', rate: 1 });
+    ids.funder = await mk('funders', { name: 'ભાવેશ Shah', city_id: ids.city, opening_balance: 1000 });
+    ids.collector = await mk('collectors', { name: 'Kabir', city_id: ids.city });
+    ids.godown = await mk('godowns', { name: 'Main' });
+    ids.product = await mk('products', { name: '=cmd|calc' });
+    for (const [date, quantity] of [
+      ['2026-11-02', 10],
+      ['2026-11-05', 3],
+    ] as const) {
+      const r = await call('POST', '/transactions/purchases', {
+        type: 'Godown',
+        purchase_date: date,
+        city_id: ids.city,
+        funder_id: ids.funder,
+        product_id: ids.product,
+        godown_id: ids.godown,
+        rate: 100.1,
+        quantity,
+      });
+      expect(r.status).toBe(201);
+    }
+    const expense = await call('POST', '/transactions/expenses', {
+      expense_date: '2026-11-03',
+      city_id: ids.city,
+      category: 'Rent',
+      amount: 250.5,
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: ids.collector,
+    });
+    expect(expense.status).toBe(201);
+    await t.syncToHead();
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('streams the ledger as a PDF with the same figures as the screen, and says where it was read', async () => {
+    const screen = (
+      await call('GET', `/reports/ledger/Funder/${ids.funder}?startDate=2026-11-01&endDate=2026-11-30`)
+    ).body;
+    const res = await get(
+      `/reports/ledger/Funder/${ids.funder}/download/pdf?startDate=2026-11-01&endDate=2026-11-30`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="ledger_Funder_______Shah_2026-11-01_to_2026-11-30\.pdf"; filename\*=UTF-8''ledger_Funder_/,
+    );
+    const position = res.headers.get('x-bahi-position');
+    expect(Number(position)).toBeGreaterThan(0);
+    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain('Shree Ganesh Traders');
+    expect(text).toContain('Ledger: ભાવેશ Shah (Funder)');
+    expect(text).toContain(`read at position ${position}`);
+    expect(screen.totalCredit).toBe('1301.30');
+    expect(text).toMatch(/Total\s+0\.00\s+1,301\.30\s+2,301\.30/);
+  });
+
+  it('names the day-wise file daywise_report_{start}_to_{end} and keeps its filters', async () => {
+    const res = await get(
+      `/reports/daywise-report/download/xlsx?startDate=2026-11-01T00:00:00.000Z&endDate=2026-11-30&city_id=${ids.city}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain(
+      'filename="daywise_report_2026-11-01_to_2026-11-30.xlsx"',
+    );
+    const sheet = await readXlsx(Buffer.from(await res.arrayBuffer()));
+    const values: unknown[][] = [];
+    sheet.eachRow((row) => values.push((row.values as unknown[]).slice(1)));
+    expect(values.flat().some((v) => typeof v === 'string' && v.includes('City: Surat'))).toBe(true);
+    const rent = values.find((r) => r[1] === 'Rent')!;
+    expect(rent[4]).toBe(250.5);
+    expect(values.find((r) => r[0] === 'Net Total')?.[3]).toBe(-250.5);
+  });
+
+  it('escapes formula-like names in the stock sheet', async () => {
+    const res = await get('/reports/stock/download/xlsx');
+    expect(res.status).toBe(200);
+    const sheet = await readXlsx(Buffer.from(await res.arrayBuffer()));
+    const products: unknown[] = [];
+    sheet.eachRow((row) => products.push(row.getCell(2).value));
+    expect(products).toContain("'=cmd|calc");
+  });
+
+  it('renders every report in both formats from its screen data', async () => {
+    const reports: Array<[string, string, RegExp]> = [
+      ['balances', '', /Total Funder \(INR\)\s+1,000\.00\s+2,301\.30/],
+      [
+        'cashbook-report',
+        `?entity_type=Collector&entity_id=${ids.collector}&city_id=${ids.city}`,
+        /Net Total\s+-250\.50/,
+      ],
+      ['payments', `?city_id=${ids.city}`, /No payments found/],
+      ['salary-report', `?city_id=${ids.city}`, /No salary payments found/],
+      ['stock', '', /Main\s+'?=cmd\|calc\s+13/],
+    ];
+    for (const [report, query, expected] of reports) {
+      const pdf = await get(`/reports/${report}/download/pdf${query}`);
+      expect(pdf.status, report).toBe(200);
+      expect(pdfText(Buffer.from(await pdf.arrayBuffer())), report).toMatch(expected);
+      const xlsx = await get(`/reports/${report}/download/xlsx${query}`);
+      expect(xlsx.status, report).toBe(200);
+      expect((await readXlsx(Buffer.from(await xlsx.arrayBuffer()))).rowCount, report).toBeGreaterThan(4);
+    }
+  });
+
+  it('answers bad input with a clear 4xx and no file', async () => {
+    const csv = await get('/reports/stock/download/csv');
+    expect(csv.status).toBe(400);
+    expect(await csv.json()).toEqual({ message: 'Download format is pdf or xlsx.' });
+    const kind = await get(`/reports/ledger/Customer/${ids.funder}/download/pdf`);
+    expect(kind.status).toBe(404);
+    expect((await kind.json()).message).toMatch(/Funder, Agent, Collector and Godown/);
+    const cashbook = await get('/reports/cashbook-report/download/pdf?entity_type=Bank');
+    expect(cashbook.status).toBe(400);
+    const date = await get(`/reports/ledger/Funder/${ids.funder}/download/pdf?startDate=yesterday`);
+    expect(date.status).toBe(400);
+    expect((await get('/reports/files/0123456789012345678901234567890123456789')).status).toBe(404);
+    const anonymous = await fetch(`${t.bahi.url}/api/reports/stock/download/pdf`);
+    expect(anonymous.status).toBe(401);
+    const head = await fetch(`${t.bahi.url}/api/reports/stock/download/pdf`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect(head.status).toBe(404);
+  });
+
+  it('refuses a WhatsApp number without a country code, and puts a good one in the outbox with its SHA-256', async () => {
+    const bad = await call('POST', '/reports/whatsapp', {
+      recipientNumber: '9876543210',
+      reportName: 'stock',
+      data: {},
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/international form with its country code/);
+    const unknown = await call('POST', '/reports/whatsapp', {
+      recipientNumber: '+919876543210',
+      reportName: 'everything',
+    });
+    expect(unknown.status).toBe(400);
+    const noLedger = await call('POST', '/reports/whatsapp', {
+      recipientNumber: '+919876543210',
+      reportName: 'ledger',
+      data: {},
+    });
+    expect(noLedger.status).toBe(400);
+
+    const sent = await call('POST', '/reports/whatsapp', {
+      recipientNumber: '+91 98765 43210',
+      reportName: 'ledger',
+      data: { type: 'Funder', id: ids.funder, startDate: '2026-11-01' },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.message).toMatch(/outbox for \+919876543210/);
+    const outbox = await (await get('/reports/whatsapp/outbox')).json();
+    const entry = outbox.data.find((e: { job_id: string }) => e.job_id === sent.body.jobId);
+    expect(entry).toMatchObject({
+      status: 'outbox',
+      transport: 'outbox',
+      recipient: '+919876543210',
+      report: 'ledger',
+    });
+    expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(Number(entry.read_position)).toBeGreaterThan(0);
+    const file = await get(entry.link.replace(/^\/api/, ''));
+    expect(file.status).toBe(200);
+    const body = Buffer.from(await file.arrayBuffer());
+    const { createHash } = await import('node:crypto');
+    expect(createHash('sha256').update(body).digest('hex')).toBe(entry.sha256);
+  });
+});
