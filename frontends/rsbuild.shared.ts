@@ -1,0 +1,62 @@
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+
+export const REMOTES = ['masters', 'transactions', 'reports'] as const;
+export type RemoteName = (typeof REMOTES)[number];
+
+/**
+ * Shared as singletons: React, the router (one routing context), Fluent's context and styling
+ * packages (one theme and one style renderer; sharing all of Fluent would ship it whole), and
+ * @bahi/ui (one API client, so one session token and one last-written position).
+ */
+const shared = {
+  react: { singleton: true, requiredVersion: '^19.3.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.3.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.3.0' },
+  'react-router': { singleton: true, requiredVersion: '^7.18.0' },
+  '@fluentui/react-shared-contexts': { singleton: true, requiredVersion: '^9.26.0' },
+  '@griffel/react': { singleton: true, requiredVersion: '^1.5.0' },
+  '@bahi/ui': { singleton: true, requiredVersion: '^0.1.0' },
+};
+
+const common: RsbuildConfig = {
+  plugins: [pluginReact()],
+  source: { entry: { index: './src/index.ts' } },
+  performance: { chunkSplit: { strategy: 'split-by-experience' } },
+  output: { sourceMap: { js: false, css: false } },
+};
+
+/** The host: loads each remote's manifest from /remotes/<name>/ at run time. */
+export function hostConfig(): RsbuildConfig {
+  return defineConfig({
+    ...common,
+    html: { title: 'Bahi', meta: { viewport: 'width=device-width, initial-scale=1' } },
+    plugins: [
+      ...(common.plugins ?? []),
+      pluginModuleFederation({
+        name: 'shell',
+        remotes: Object.fromEntries(REMOTES.map((r) => [r, `${r}@/remotes/${r}/mf-manifest.json`])),
+        shared,
+        dts: false,
+      }),
+    ],
+  });
+}
+
+/** A remote: exposes ./routes; 'auto' asset prefix so its chunks load from /remotes/<name>/. */
+export function remoteConfig(name: RemoteName): RsbuildConfig {
+  return defineConfig({
+    ...common,
+    output: { ...common.output, assetPrefix: 'auto' },
+    plugins: [
+      ...(common.plugins ?? []),
+      pluginModuleFederation({
+        name,
+        exposes: { './routes': './src/routes.tsx' },
+        shared,
+        dts: false,
+      }),
+    ],
+  });
+}
