@@ -39,6 +39,7 @@ async function inputsHash(name: string): Promise<string> {
     join(ROOT, name, 'rsbuild.config.ts'),
     join(ROOT, name, 'package.json'),
     join(ROOT, 'rsbuild.shared.ts'),
+    join(ROOT, 'build.ts'),
     join(REPO, 'packages', 'ui', 'src'),
     join(REPO, 'packages', 'ui', 'package.json'),
     join(REPO, 'package-lock.json'),
@@ -111,11 +112,12 @@ export async function buildFrontends(options: { force?: boolean; quiet?: boolean
     }
     const started = Date.now();
     // Plain node, never under tsx: tsx's keepNames would leak __name() into the module
-    // federation runtime code the plugin inlines from Function#toString.
+    // federation runtime code the plugin inlines from Function#toString. NODE_ENV is
+    // production even when vitest (NODE_ENV=test) asks for the build.
     const run = spawnSync(process.execPath, [RSBUILD, 'build', '--log-level', 'warn'], {
       cwd,
       stdio: options.quiet ? 'pipe' : 'inherit',
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production' },
     });
     if (run.status !== 0) {
       throw new Error(`frontends: building ${name} failed\n${run.stdout ?? ''}${run.stderr ?? ''}`);

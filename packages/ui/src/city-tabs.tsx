@@ -1,4 +1,4 @@
-import { Tab, TabList } from '@fluentui/react-components';
+import { lazy, Suspense } from 'react';
 
 export interface CityOption {
   id: string;
@@ -7,26 +7,21 @@ export interface CityOption {
 
 export const ALL_CITIES = '';
 
-/** One tab per city (and 'All Cities' first where a screen offers it); the value is the city id. */
-export function CityTabs(props: {
+export interface CityTabsProps {
   cities: CityOption[];
   value: string;
   onChange(cityId: string): void;
   includeAll?: boolean;
-}) {
+}
+
+// Fluent's tab list loads with the first screen that has city tabs.
+const Impl = lazy(() => import('./city-tabs-impl.tsx'));
+
+/** One tab per city (and 'All Cities' first where a screen offers it); the value is the city id. */
+export function CityTabs(props: CityTabsProps) {
   return (
-    <TabList
-      selectedValue={props.value}
-      onTabSelect={(_, d) => props.onChange(String(d.value))}
-      aria-label="Cities"
-      style={{ overflowX: 'auto', flexWrap: 'nowrap' }}
-    >
-      {props.includeAll ? <Tab value={ALL_CITIES}>All Cities</Tab> : null}
-      {props.cities.map((c) => (
-        <Tab key={c.id} value={c.id}>
-          {c.name}
-        </Tab>
-      ))}
-    </TabList>
+    <Suspense fallback={null}>
+      <Impl {...props} />
+    </Suspense>
   );
 }

@@ -1,25 +1,6 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
-import type { FormEvent, ReactNode } from 'react';
-import { ErrorAlert } from './error-alert.tsx';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 
-const useStyles = makeStyles({
-  surface: { maxWidth: 'min(560px, calc(100vw - 24px))' },
-  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-});
-
-/** A form in a dialog: a failed save keeps it open with the error (spec section 7). */
-export function FormDialog(props: {
+export interface FormDialogProps {
   open: boolean;
   title: string;
   submitLabel?: string;
@@ -28,39 +9,9 @@ export function FormDialog(props: {
   onClose(): void;
   onSubmit(): void;
   children: ReactNode;
-}) {
-  const styles = useStyles();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!props.busy) props.onSubmit();
-  };
-  return (
-    <Dialog open={props.open} onOpenChange={(_, d) => !d.open && props.onClose()}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{props.title}</DialogTitle>
-            <DialogContent className={styles.content}>
-              <ErrorAlert text={props.error} />
-              {props.children}
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={props.onClose} disabled={props.busy}>
-                Cancel
-              </Button>
-              <Button appearance="primary" type="submit" disabled={props.busy}>
-                {props.busy ? <Spinner size="tiny" /> : (props.submitLabel ?? 'Save')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
-  );
 }
 
-/** Are you sure? A failed action closes it and the screen shows the error (spec section 7). */
-export function ConfirmDialog(props: {
+export interface ConfirmDialogProps {
   open: boolean;
   title: string;
   message: ReactNode;
@@ -68,24 +19,37 @@ export function ConfirmDialog(props: {
   busy?: boolean;
   onCancel(): void;
   onConfirm(): void;
-}) {
-  const styles = useStyles();
+}
+
+// Fluent's dialog loads when a dialog first opens, not with every first page.
+const FormImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.FormDialogImpl })));
+const ConfirmImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.ConfirmDialogImpl })));
+
+/** Mounted from the first open on, so closing still animates. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  useEffect(() => {
+    if (open) setOpened(true);
+  }, [open]);
+  return opened || open;
+}
+
+/** A form in a dialog: a failed save keeps it open with the error (spec section 7). */
+export function FormDialog(props: FormDialogProps) {
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <Dialog open={props.open} modalType="alert" onOpenChange={(_, d) => !d.open && props.onCancel()}>
-      <DialogSurface className={styles.surface}>
-        <DialogBody>
-          <DialogTitle>{props.title}</DialogTitle>
-          <DialogContent>{props.message}</DialogContent>
-          <DialogActions>
-            <Button appearance="secondary" onClick={props.onCancel} disabled={props.busy}>
-              Cancel
-            </Button>
-            <Button appearance="primary" onClick={props.onConfirm} disabled={props.busy}>
-              {props.confirmLabel ?? 'Delete'}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <Suspense fallback={null}>
+      <FormImpl {...props} />
+    </Suspense>
+  );
+}
+
+/** Are you sure? A failed action closes it and the screen shows the error (spec section 7). */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  if (!useOpenedOnce(props.open)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmImpl {...props} />
+    </Suspense>
   );
 }

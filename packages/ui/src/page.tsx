@@ -1,6 +1,6 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { RouterLink } from './router-link.tsx';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
@@ -47,7 +47,7 @@ export function NotFoundPage() {
         404
       </Text>
       <Text size={500}>Page Not Found</Text>
-      <Link to="/">Go to Dashboard</Link>
+      <RouterLink to="/">Go to Dashboard</RouterLink>
     </div>
   );
 }

@@ -2,7 +2,6 @@ import { NotFoundPage, SnackbarProvider } from '@bahi/ui';
 import { Spinner } from '@fluentui/react-components';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { LoginPage } from '../features/auth/login-page.tsx';
 import { RedirectIfSignedIn, RequireAuth, RequireRole } from './guards.tsx';
 import { AppLayout } from './layout.tsx';
 import { LiveEventsProvider } from './live-events.tsx';
@@ -11,6 +10,9 @@ import { SessionProvider } from './session-provider.tsx';
 import { ThemeProvider } from './theme.tsx';
 
 // Screens load when first opened, so the first page carries only the shell.
+const LoginPage = lazy(() =>
+  import('../features/auth/login-page.tsx').then((m) => ({ default: m.LoginPage })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
 );
@@ -36,14 +38,7 @@ const screen = (node: ReactNode) => <Suspense fallback={<Spinner label="Loadingâ
 export function AppRoutes() {
   return (
     <Routes>
-      <Route
-        path="/login"
-        element={
-          <RedirectIfSignedIn>
-            <LoginPage />
-          </RedirectIfSignedIn>
-        }
-      />
+      <Route path="/login" element={<RedirectIfSignedIn>{screen(<LoginPage />)}</RedirectIfSignedIn>} />
       <Route
         element={
           <RequireAuth>

@@ -1,8 +1,11 @@
 import { type Role, useSession } from '@bahi/ui';
 import { Spinner } from '@fluentui/react-components';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { LicenseInvalidPage } from '../features/auth/license-invalid-page.tsx';
+
+const LicenseInvalidPage = lazy(() =>
+  import('../features/auth/license-invalid-page.tsx').then((m) => ({ default: m.LicenseInvalidPage })),
+);
 
 const Checking = () => <Spinner label="Signing in…" style={{ paddingTop: '20vh' }} />;
 
@@ -14,7 +17,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (session.status === 'signed-out') {
     return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
   }
-  if (!session.license?.isValid) return <LicenseInvalidPage />;
+  if (!session.license?.isValid) {
+    return (
+      <Suspense fallback={<Checking />}>
+        <LicenseInvalidPage />
+      </Suspense>
+    );
+  }
   return children;
 }
 

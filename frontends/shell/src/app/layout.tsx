@@ -31,6 +31,7 @@ const useStyles = makeStyles({
       transform: 'translateX(-100%)',
       transitionProperty: 'transform',
       transitionDuration: tokens.durationNormal,
+      '@media (prefers-reduced-motion: reduce)': { transitionDuration: '0s' },
       boxShadow: tokens.shadow16,
     },
   },

@@ -1,20 +1,21 @@
-import type { RemoteRoutesComponent } from '@bahi/ui';
-import {
-  Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  Spinner,
-} from '@fluentui/react-components';
-import { loadRemote } from '@module-federation/enhanced/runtime';
+import { ErrorAlert, type RemoteRoutesComponent } from '@bahi/ui';
+import { Button, Spinner } from '@fluentui/react-components';
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { useCallback, useEffect, useState } from 'react';
 
 export type RemoteName = 'masters' | 'transactions' | 'reports';
 
 const loaded = new Map<RemoteName, RemoteRoutesComponent>();
+const registered = new Set<RemoteName>();
+
+/** Where a remote's manifest is: served by the standalone server and the gateway alike. */
+export const remoteManifest = (remote: RemoteName) => `/remotes/${remote}/mf-manifest.json`;
 
 async function load(remote: RemoteName): Promise<RemoteRoutesComponent> {
+  // Registered on first use; after a failure registered again with force, which drops the
+  // runtime's cached failed manifest and entry so Retry really fetches them again.
+  registerRemotes([{ name: remote, entry: remoteManifest(remote) }], { force: registered.has(remote) });
+  registered.add(remote);
   const mod = await loadRemote<{ default: RemoteRoutesComponent }>(`${remote}/routes`);
   if (!mod?.default) throw new Error(`The ${remote} screens did not load.`);
   return mod.default;
@@ -52,15 +53,11 @@ export function RemoteOutlet(props: { remote: RemoteName; base: string; loader?:
   if (state.status === 'loading') return <Spinner label="Loading…" />;
   if (state.status === 'failed') {
     return (
-      <MessageBar intent="error" layout="multiline" role="alert">
-        <MessageBarBody>
-          <MessageBarTitle>This part of Bahi could not be loaded</MessageBarTitle>
-          The {props.remote} screens are unavailable right now. Check the connection and try again.
-        </MessageBarBody>
-        <MessageBarActions>
-          <Button onClick={() => void attempt()}>Retry</Button>
-        </MessageBarActions>
-      </MessageBar>
+      <ErrorAlert
+        title="This part of Bahi could not be loaded"
+        text={`The ${props.remote} screens are unavailable right now. Check the connection and try again.`}
+        action={<Button onClick={() => void attempt()}>Retry</Button>}
+      />
     );
   }
   return <state.Routes base={props.base} />;

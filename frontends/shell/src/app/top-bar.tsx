@@ -1,6 +1,5 @@
 import { useSession } from '@bahi/ui';
 import {
-  Avatar,
   Button,
   Menu,
   MenuItem,
@@ -15,6 +14,7 @@ import {
 import { NavigationRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
 import { NotificationBell } from '../features/notifications/notification-popup.tsx';
+import { InitialAvatar } from './initial-avatar.tsx';
 import { useTheme } from './theme.tsx';
 
 const useStyles = makeStyles({
@@ -64,7 +64,7 @@ export function TopBar(props: { onMenu(): void }) {
           <Button appearance="subtle" aria-label={`User menu for ${name}`}>
             <span className={styles.user}>
               <Text className={styles.name}>{name}</Text>
-              <Avatar size={28} initials={name.charAt(0).toUpperCase()} name={name} color="brand" />
+              <InitialAvatar name={name} />
             </span>
           </Button>
         </MenuTrigger>

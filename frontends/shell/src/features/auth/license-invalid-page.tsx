@@ -1,5 +1,5 @@
-import { ErrorAlert, useSession } from '@bahi/ui';
-import { Button, Card, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { ErrorAlert, Panel, useSession } from '@bahi/ui';
+import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { ShieldErrorRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -48,7 +48,7 @@ export function LicenseInvalidPage() {
   };
   return (
     <div className={styles.page}>
-      <Card className={styles.card} role="alert">
+      <Panel className={styles.card} role="alert">
         <ShieldErrorRegular className={styles.icon} />
         <Text as="h1" size={600} weight="semibold">
           License Invalid
@@ -68,7 +68,7 @@ export function LicenseInvalidPage() {
             Logout
           </Button>
         </div>
-      </Card>
+      </Panel>
     </div>
   );
 }

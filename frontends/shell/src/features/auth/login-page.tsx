@@ -1,5 +1,5 @@
-import { ErrorAlert, errorText, useSession } from '@bahi/ui';
-import { Button, Card, Field, Input, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { ErrorAlert, errorText, Panel, useSession } from '@bahi/ui';
+import { Button, Field, Input, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { type FormEvent, useState } from 'react';
 
 export const LOGIN_CARD_MAX_WIDTH = 400;
@@ -42,7 +42,7 @@ export function LoginPage() {
   };
   return (
     <div className={styles.page}>
-      <Card className={styles.card}>
+      <Panel className={styles.card}>
         <form className={styles.form} onSubmit={submit} noValidate>
           <Text as="h1" size={600} weight="semibold">
             Admin Login
@@ -77,7 +77,7 @@ export function LoginPage() {
             {busy ? <Spinner size="tiny" /> : 'Sign In'}
           </Button>
         </form>
-      </Card>
+      </Panel>
     </div>
   );
 }

@@ -20,6 +20,7 @@ import {
   Switch,
   Tag,
   TagGroup,
+  Text,
   Tooltip,
   tokens,
 } from '@fluentui/react-components';
@@ -54,6 +55,9 @@ const useStyles = makeStyles({
   grow: { flexGrow: 1 },
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalM },
   tags: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
+  fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
+  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS, fontWeight: tokens.fontWeightSemibold },
+  error: { color: tokens.colorPaletteRedForeground1 },
 });
 
 /** Transaction Custom Fields (spec sections 2 and 5; Admin and Manager). */
@@ -270,7 +274,13 @@ export function CustomFieldsPage() {
                 }
               >
                 {f.options.map((o) => (
-                  <Tag key={o} value={o} dismissible dismissIcon={{ 'aria-label': `Remove ${o}` }}>
+                  <Tag
+                    key={o}
+                    value={o}
+                    dismissible
+                    dismissIcon={{ 'aria-label': `Remove ${o}` }}
+                    data-testid="option-tag"
+                  >
                     {o}
                   </Tag>
                 ))}
@@ -278,11 +288,11 @@ export function CustomFieldsPage() {
             ) : null}
           </Field>
         ) : null}
-        <Field
-          label="Apply to Forms"
-          required
-          validationMessage={touched && f.entity_types.length === 0 ? 'Choose at least one form' : undefined}
-        >
+        {/* A fieldset, not a Field: Field hands its id and label to every checkbox inside. */}
+        <fieldset className={styles.fieldset} aria-invalid={touched && f.entity_types.length === 0}>
+          <legend className={styles.legend}>
+            Apply to Forms <span aria-hidden>*</span>
+          </legend>
           <div className={styles.checks}>
             {ENTITY_TYPES.map((t) => (
               <Checkbox
@@ -298,7 +308,12 @@ export function CustomFieldsPage() {
               />
             ))}
           </div>
-        </Field>
+          {touched && f.entity_types.length === 0 ? (
+            <Text role="alert" size={200} className={styles.error}>
+              Choose at least one form
+            </Text>
+          ) : null}
+        </fieldset>
         <Switch label="Required" checked={f.is_required} onChange={(_, d) => set('is_required', d.checked)} />
       </FormDialog>
       <ConfirmDialog

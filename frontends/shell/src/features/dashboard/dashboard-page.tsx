@@ -1,13 +1,5 @@
-import { ErrorAlert, errorText, formatAmount, Page } from '@bahi/ui';
-import {
-  Card,
-  CardHeader,
-  makeStyles,
-  Skeleton,
-  SkeletonItem,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { ErrorAlert, errorText, formatAmount, Page, Panel } from '@bahi/ui';
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { type ActivityEntry, type DashboardSummary, fetchRecentActivity, fetchSummary } from './api.ts';
 import { IncomeExpenseChart } from './income-expense-chart.tsx';
@@ -23,7 +15,7 @@ const CARDS: { key: keyof Omit<DashboardSummary, 'dailyIncomeExpense'>; title: s
 const useStyles = makeStyles({
   cards: {
     display: 'grid',
-    gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
     gap: tokens.spacingHorizontalL,
   },
   value: {
@@ -76,30 +68,25 @@ export function DashboardPage() {
       <ErrorAlert text={error} />
       <div className={styles.cards}>
         {CARDS.map((c) => (
-          <Card key={c.key} aria-label={c.title}>
-            <CardHeader header={<Text weight="semibold">{c.title}</Text>} />
+          <Panel key={c.key} aria-label={c.title} title={c.title}>
             {summary ? (
               <Text className={styles.value}>{formatAmount(summary[c.key])}</Text>
             ) : (
-              <Skeleton aria-label="Loading">
-                <SkeletonItem size={32} />
-              </Skeleton>
+              <Text className={styles.value} aria-label="Loading">
+                …
+              </Text>
             )}
             <Text size={200} className={styles.caption}>
               INR
             </Text>
-          </Card>
+          </Panel>
         ))}
       </div>
       <div className={styles.lower}>
-        <Card>
-          <CardHeader header={<Text weight="semibold">Income vs. Expense (Last 30 Days)</Text>} />
+        <Panel title="Income vs. Expense (Last 30 Days)">
           {summary ? <IncomeExpenseChart days={summary.dailyIncomeExpense} /> : null}
-        </Card>
-        <Card>
-          <CardHeader header={<Text weight="semibold">Recent Activity</Text>} />
-          {activity ? <RecentActivity entries={activity} /> : null}
-        </Card>
+        </Panel>
+        <Panel title="Recent Activity">{activity ? <RecentActivity entries={activity} /> : null}</Panel>
       </div>
     </Page>
   );

@@ -1,9 +1,8 @@
 import { formatAmount } from '@bahi/ui';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Group } from '@visx/group';
-import { scaleBand, scaleLog } from '@visx/scale';
 import { Bar } from '@visx/shape';
-import { TooltipWithBounds, useTooltip } from '@visx/tooltip';
+import { useTooltip } from '@visx/tooltip';
 import type { MouseEvent } from 'react';
 
 const WIDTH = 900;
@@ -33,11 +32,13 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const max = Math.max(1, ...days.flatMap((d) => [Number(d.income), Number(d.expense)]));
-  const x = scaleBand<string>({ domain: days.map((d) => d.day), range: [0, innerW], padding: 0.2 });
-  // log(1 + v): zero stays at the baseline, every positive value gets a visible bar.
-  const y = scaleLog<number>({ domain: [1, max + 1], range: [innerH, 0], clamp: true });
-  const h = (v: string) => innerH - y(Math.max(0, Number(v)) + 1);
-  const half = x.bandwidth() / 2;
+  // A band per day with 20% padding; heights on log(1 + v), so zero stays at the baseline and
+  // every positive value gets a visible bar. (Written out: @visx/scale's d3 weighs ~10 kB gzip.)
+  const step = innerW / Math.max(1, days.length);
+  const band = step * 0.8;
+  const bandX = (i: number) => i * step + (step - band) / 2;
+  const h = (v: string) => (innerH * Math.log1p(Math.max(0, Number(v) || 0))) / Math.log1p(max);
+  const half = band / 2;
   const green = tokens.colorPaletteGreenBackground3;
   const red = tokens.colorPaletteRedBackground3;
   const show = (d: DayTotals) => (e: MouseEvent<SVGElement>) => {
@@ -59,8 +60,8 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
       >
         <Group left={MARGIN.left} top={MARGIN.top}>
           <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke={tokens.colorNeutralStroke1} />
-          {days.map((d) => {
-            const x0 = x(d.day) ?? 0;
+          {days.map((d, i) => {
+            const x0 = bandX(i);
             const label = String(Number(d.day.slice(8, 10)));
             return (
               // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: a pointer-only tooltip; the figures are in the label
@@ -72,7 +73,7 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
                 onMouseLeave={tip.hideTooltip}
                 data-day={d.day}
               >
-                <rect x={x0} y={0} width={x.bandwidth()} height={innerH} fill="transparent" />
+                <rect x={x0} y={0} width={band} height={innerH} fill="transparent" />
                 <Bar
                   x={x0}
                   y={innerH - h(d.income)}
@@ -104,11 +105,14 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
         </Group>
       </svg>
       {tip.tooltipOpen && tip.tooltipData ? (
-        <TooltipWithBounds
-          left={tip.tooltipLeft}
-          top={tip.tooltipTop}
+        <div
+          role="tooltip"
           style={{
             position: 'absolute',
+            left: Math.min((tip.tooltipLeft ?? 0) + 12, 10_000),
+            top: (tip.tooltipTop ?? 0) + 12,
+            transform: (tip.tooltipLeft ?? 0) > 500 ? 'translateX(calc(-100% - 24px))' : undefined,
+            whiteSpace: 'nowrap',
             background: tokens.colorNeutralBackground1,
             color: tokens.colorNeutralForeground1,
             border: `1px solid ${tokens.colorNeutralStroke1}`,
@@ -124,7 +128,7 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
           </div>
           <div>Income: {formatAmount(tip.tooltipData.income)}</div>
           <div>Expense: {formatAmount(tip.tooltipData.expense)}</div>
-        </TooltipWithBounds>
+        </div>
       ) : null}
       <div className={styles.legend}>
         <Text size={200}>

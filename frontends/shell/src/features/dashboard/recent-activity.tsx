@@ -1,5 +1,5 @@
 import { formatDateTime } from '@bahi/ui';
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { AddCircleRegular, DeleteRegular, EditRegular, HistoryRegular } from '@fluentui/react-icons';
 import type { ActivityEntry } from './api.ts';
 
@@ -42,7 +42,7 @@ export function RecentActivity({ entries }: { entries: ActivityEntry[] }) {
                 : [HistoryRegular, styles.other];
         return (
           <li key={e.id} className={styles.item}>
-            <Icon className={`${styles.icon} ${tone}`} aria-label={e.action_type.toLowerCase()} />
+            <Icon className={mergeClasses(styles.icon, tone)} aria-label={e.action_type.toLowerCase()} />
             <div>
               <Text block>{activitySentence(e)}</Text>
               <Text size={200} className={styles.time}>

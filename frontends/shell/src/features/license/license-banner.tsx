@@ -1,8 +1,9 @@
 import { useSession } from '@bahi/ui';
-import { Button, MessageBar, MessageBarActions, MessageBarBody } from '@fluentui/react-components';
-import { DismissRegular } from '@fluentui/react-icons';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { licenseBanner } from './banner-state.ts';
+
+// Fluent's message bar loads only when there is a banner to show.
+const BannerView = lazy(() => import('./banner-view.tsx'));
 
 export const BANNER_DISMISSED_KEY = 'bahi.licenseBannerDismissed';
 
@@ -17,13 +18,8 @@ export function LicenseBanner({ now }: { now?: Date }) {
     setDismissed(banner.text);
   };
   return (
-    <MessageBar intent={banner.intent} layout="multiline" data-testid="license-banner">
-      <MessageBarBody>{banner.text}</MessageBarBody>
-      <MessageBarActions
-        containerAction={
-          <Button appearance="transparent" aria-label="Dismiss" icon={<DismissRegular />} onClick={dismiss} />
-        }
-      />
-    </MessageBar>
+    <Suspense fallback={<div data-testid="license-banner">{banner.text}</div>}>
+      <BannerView banner={banner} onDismiss={dismiss} />
+    </Suspense>
   );
 }

@@ -42,8 +42,8 @@ const useStyles = makeStyles({
     borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
     textAlign: 'center',
   },
-  bell: { position: 'relative' },
-  badge: { position: 'absolute', top: '-2px', right: '-4px' },
+  bell: { position: 'relative', display: 'inline-flex' },
+  badge: { position: 'absolute', top: '-6px', right: '-8px' },
 });
 
 /** The bell with its unread badge and the popup of the 7 most recent notifications. */
@@ -63,23 +63,25 @@ export function NotificationBell() {
       trapFocus
     >
       <PopoverTrigger disableButtonEnhancement>
-        <span className={styles.bell}>
-          <Button
-            appearance="subtle"
-            icon={<AlertRegular />}
-            aria-label={unreadCount ? `Notifications, ${unreadCount} unread` : 'Notifications'}
-          />
-          {unreadCount > 0 ? (
-            <CounterBadge
-              className={styles.badge}
-              count={unreadCount}
-              size="small"
-              color="danger"
-              aria-hidden
-              data-testid="unread-badge"
-            />
-          ) : null}
-        </span>
+        <Button
+          appearance="subtle"
+          aria-label={unreadCount ? `Notifications, ${unreadCount} unread` : 'Notifications'}
+          icon={
+            <span className={styles.bell}>
+              <AlertRegular />
+              {unreadCount > 0 ? (
+                <CounterBadge
+                  className={styles.badge}
+                  count={unreadCount}
+                  size="small"
+                  color="danger"
+                  aria-hidden
+                  data-testid="unread-badge"
+                />
+              ) : null}
+            </span>
+          }
+        />
       </PopoverTrigger>
       <PopoverSurface className={styles.surface} aria-label="Notifications">
         <div className={styles.head}>

@@ -1,5 +1,6 @@
-import { Page, useSession } from '@bahi/ui';
-import { Avatar, Badge, Card, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Page, Panel, useSession } from '@bahi/ui';
+import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { InitialAvatar } from '../../app/initial-avatar.tsx';
 
 const useStyles = makeStyles({
   card: { maxWidth: '520px', padding: tokens.spacingHorizontalXL },
@@ -22,9 +23,9 @@ export function ProfilePage() {
   if (!user) return null;
   return (
     <Page title="My Profile">
-      <Card className={styles.card}>
+      <Panel className={styles.card}>
         <div className={styles.head}>
-          <Avatar size={56} initials={user.name.charAt(0).toUpperCase()} name={user.name} color="brand" />
+          <InitialAvatar name={user.name} size={56} />
           <div>
             <Text as="h2" size={500} weight="semibold" block>
               {user.name}
@@ -42,7 +43,7 @@ export function ProfilePage() {
           <dt className={styles.dt}>Status</dt>
           <dd className={styles.dd}>{user.is_active ? 'Active' : 'Inactive'}</dd>
         </dl>
-      </Card>
+      </Panel>
     </Page>
   );
 }
