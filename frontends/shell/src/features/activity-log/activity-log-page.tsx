@@ -98,8 +98,9 @@ export function ActivityLogPage() {
         userId: f.userId,
         actionType: f.actionType,
         modelName: f.modelName,
-        startDate: f.startDate ? new Date(`${f.startDate}T00:00:00`).toISOString() : '',
-        endDate: f.endDate ? new Date(`${f.endDate}T00:00:00`).toISOString() : '',
+        // Full ISO timestamps (spec section 7) that keep the chosen calendar day in any time zone.
+        startDate: f.startDate ? `${f.startDate}T00:00:00.000Z` : '',
+        endDate: f.endDate ? `${f.endDate}T00:00:00.000Z` : '',
       })
       .then(
         (r) => {
