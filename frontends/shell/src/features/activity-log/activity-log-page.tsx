@@ -126,6 +126,7 @@ export function ActivityLogPage() {
     {
       key: 'action',
       header: 'Action',
+      width: '110px',
       render: (r) => (
         <Badge appearance="filled" color={CHIP[r.action_type as keyof typeof CHIP] ?? 'subtle'}>
           {r.action_type}
@@ -147,7 +148,7 @@ export function ActivityLogPage() {
       ),
     },
     { key: 'user', header: 'User', render: (r) => r.user?.name ?? 'System/Deleted User' },
-    { key: 'time', header: 'Timestamp', render: (r) => formatDateTime(r.created_at) },
+    { key: 'time', header: 'Timestamp', width: '190px', render: (r) => formatDateTime(r.created_at) },
   ];
 
   return (

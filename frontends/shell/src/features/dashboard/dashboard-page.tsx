@@ -26,6 +26,7 @@ const useStyles = makeStyles({
   lower: {
     display: 'grid',
     gridTemplateColumns: 'minmax(0, 2fr) minmax(0, 1fr)',
+    alignItems: 'start',
     gap: tokens.spacingHorizontalL,
     '@media (max-width: 1100px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
   },

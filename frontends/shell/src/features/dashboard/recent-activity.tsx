@@ -5,9 +5,9 @@ import type { ActivityEntry } from './api.ts';
 
 const VERB: Record<string, string> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' };
 
-/** 'Asha created a Purchase': the user (or System), the action, the model name. */
+/** 'Asha created a Purchase', 'System deleted an Expense': the user (or System), the action, the model. */
 export const activitySentence = (e: ActivityEntry) =>
-  `${e.user?.name ?? 'System'} ${VERB[e.action_type] ?? e.action_type.toLowerCase()} a ${e.model_name}`;
+  `${e.user?.name ?? 'System'} ${VERB[e.action_type] ?? e.action_type.toLowerCase()} ${/^[AEIOU]/i.test(e.model_name) ? 'an' : 'a'} ${e.model_name}`;
 
 const useStyles = makeStyles({
   list: { listStyle: 'none', margin: 0, padding: 0 },
