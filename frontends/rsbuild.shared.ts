@@ -58,6 +58,9 @@ export function remoteConfig(name: RemoteName): RsbuildConfig {
   return defineConfig({
     ...common,
     output: { ...common.output, assetPrefix: 'auto' },
+    // Only rsbuild's dev server reads this (production serves shell and remotes from one
+    // origin); set, it also stops the federation plugin's warning on every build.
+    server: { cors: { origin: 'http://localhost:3000' } },
     plugins: [
       ...(common.plugins ?? []),
       pluginModuleFederation({
