@@ -280,7 +280,7 @@ describe('the shell in Chromium', () => {
     await page.evaluate(() => localStorage.setItem('bahi.theme', 'dark'));
   });
 
-  it('follows the license: invalid blocks the app live, Retry brings it back with the expired banner', async () => {
+  it('follows the license live: invalid blocks the app, a good one lets it back in, Retry shows the expired banner', async () => {
     await page.goto(url('/'));
     await heading('Dashboard').waitFor();
     // Past its grace period: the server re-reads it and the live stream tells the page.
@@ -297,7 +297,18 @@ describe('the shell in Chromium', () => {
       await page.getByText('License Invalid').waitFor();
       await shot('license-invalid', theme);
     }
-    // Expired two days ago, within its 7-day grace: valid, with the error banner.
+    // A good license installed and checked elsewhere: the page hears it and lets the app in.
+    await writeFile(licenseFile, await license({}));
+    expect((await app.call('POST', '/auth/retry-license-check')).body.isValid).toBe(true);
+    await heading('Dashboard').waitFor();
+    // Invalid again (heard live), then the page's own button after a new license is installed:
+    // expired two days ago, within its 7-day grace, so valid with the error banner.
+    await writeFile(
+      licenseFile,
+      await license({ status: 'Expired', expires_at: new Date(Date.now() - 20 * DAY).toISOString() }),
+    );
+    await app.call('POST', '/auth/retry-license-check');
+    await page.getByText('License Invalid').waitFor();
     const expires = Date.now() - 2 * DAY;
     await writeFile(
       licenseFile,

@@ -42,9 +42,7 @@ export function AppRoutes() {
       <Route
         element={
           <RequireAuth>
-            <LiveEventsProvider>
-              <AppLayout />
-            </LiveEventsProvider>
+            <AppLayout />
           </RequireAuth>
         }
       >
@@ -78,9 +76,12 @@ export function App() {
     <ThemeProvider>
       <SnackbarProvider>
         <SessionProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          {/* Above the guards: the License Invalid page listens to the stream too (spec section 2). */}
+          <LiveEventsProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </LiveEventsProvider>
         </SessionProvider>
       </SnackbarProvider>
     </ThemeProvider>

@@ -46,7 +46,11 @@ describe('dashboard', () => {
     fetchMock.mockImplementation(async (url) =>
       String(url).includes('dashboard-summary')
         ? json(200, summary)
-        : json(200, [entry({}), entry({ action_type: 'DELETE', model_name: 'Expense', user: null })]),
+        : json(200, [
+            entry({}),
+            entry({ action_type: 'DELETE', model_name: 'Expense', user: null }),
+            entry({ action_type: 'UPDATE', model_name: 'User' }),
+          ]),
     );
     const { container } = renderAt('/', <DashboardPage />);
     expect(await screen.findByText('12,34,567.89')).toBeTruthy();
@@ -54,6 +58,7 @@ describe('dashboard', () => {
     expect(screen.getByLabelText('Total Godown Cash').textContent).toContain('7.00');
     expect(screen.getByText('Asha created a City')).toBeTruthy();
     expect(screen.getByText('System deleted an Expense')).toBeTruthy();
+    expect(screen.getByText('Asha updated a User')).toBeTruthy();
 
     expect(container.querySelectorAll('[data-day]')).toHaveLength(30);
     const day5 = container.querySelector('[data-day="2026-11-05"]');

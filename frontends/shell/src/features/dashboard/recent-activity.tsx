@@ -5,9 +5,12 @@ import type { ActivityEntry } from './api.ts';
 
 const VERB: Record<string, string> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' };
 
-/** 'Asha created a Purchase', 'System deleted an Expense': the user (or System), the action, the model. */
+/**
+ * 'Asha created a Purchase', 'System deleted an Expense': the user (or System), the action, the
+ * model. 'an' before A, E, I, O; 'a User' (the only U among the logged entity types).
+ */
 export const activitySentence = (e: ActivityEntry) =>
-  `${e.user?.name ?? 'System'} ${VERB[e.action_type] ?? e.action_type.toLowerCase()} ${/^[AEIOU]/i.test(e.model_name) ? 'an' : 'a'} ${e.model_name}`;
+  `${e.user?.name ?? 'System'} ${VERB[e.action_type] ?? e.action_type.toLowerCase()} ${/^[AEIO]/i.test(e.model_name) ? 'an' : 'a'} ${e.model_name}`;
 
 const useStyles = makeStyles({
   list: { listStyle: 'none', margin: 0, padding: 0 },
