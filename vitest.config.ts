@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 const exclude = ['**/node_modules/**', '**/dist/**', '**/data/**'];
 
-// Test levels by file name: *.unit.test.ts (pure), *.int.test.ts (real Postgres, Redis,
-// PGlite, nginx), *.e2e.test.ts (real Chromium against the standalone app).
+// Test levels by file name: *.unit.test.ts (pure), *.dom.test.ts(x) (React components in
+// happy-dom), *.int.test.ts (real Postgres, Redis, PGlite, nginx), *.e2e.test.ts (real
+// Chromium against the standalone app, with the frontends built first if they are stale).
 export default defineConfig({
   test: {
     reporters: process.env.CI
@@ -13,10 +14,27 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude } },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          include: ['**/*.dom.test.{ts,tsx}'],
+          exclude,
+          environment: 'happy-dom',
+          setupFiles: ['./frontends/dom-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'int', include: ['**/*.int.test.ts'], exclude, pool: 'forks' } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['**/*.e2e.test.ts'], exclude, pool: 'forks', fileParallelism: false },
+        test: {
+          name: 'e2e',
+          include: ['**/*.e2e.test.ts'],
+          exclude,
+          pool: 'forks',
+          fileParallelism: false,
+          globalSetup: ['./frontends/e2e/global-setup.ts'],
+        },
       },
     ],
   },

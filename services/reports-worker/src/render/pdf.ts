@@ -1,3 +1,4 @@
+/// <reference path="../pdfmake.d.ts" />
 import pdfmake from 'pdfmake';
 import { formatDecimal, isDecimal } from './decimal.ts';
 import type { Column, ReportDocument, Row } from './document.ts';

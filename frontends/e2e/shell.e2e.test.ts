@@ -1,0 +1,331 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateLicenseKeys, issueLicense, type LicenseClaims } from '@bahi/server-kit';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
+import { BUDGET_KB } from '../build.ts';
+import { openBrowser } from './browser.ts';
+import { scriptsLoaded } from './budget.ts';
+
+const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
+const RESULTS = join(dirname(FRONTENDS), 'test-results');
+const SHOTS = join(RESULTS, 'screenshots');
+const DAY = 86_400_000;
+const THEMES = ['dark', 'light'] as const;
+
+let app: TestApp;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let privateKey: string;
+let licenseFile: string;
+
+const license = (over: Partial<LicenseClaims>): Promise<string> =>
+  issueLicense(privateKey, {
+    status: 'Active',
+    type: 'Standard',
+    expires_at: new Date(Date.now() + 5 * DAY + 3_600_000).toISOString(),
+    grace_period_days: 7,
+    expiry_notification_days: 15,
+    ...over,
+  });
+
+const url = (path: string) => `${app.bahi.url}${path}`;
+const heading = (name: string) => page.getByRole('heading', { name, exact: true });
+
+async function signIn(
+  email = app.bahi.config.BAHI_ADMIN_EMAIL,
+  password = app.bahi.config.BAHI_ADMIN_PASSWORD,
+) {
+  await page.goto(url('/login'));
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function shot(name: string, theme: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: false });
+}
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  app = await openTestApp({
+    prepare: async (dir) => {
+      const keys = await generateLicenseKeys();
+      privateKey = keys.privateKeyPem;
+      licenseFile = join(dir, 'license.jws');
+      await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
+      // Expires in a little over 5 days, warned about from 15 days: the warning banner.
+      await writeFile(licenseFile, await license({}));
+    },
+    env: (dir) => ({
+      BAHI_FRONTENDS_DIR: FRONTENDS,
+      BAHI_LICENSE_FILE: join(dir, 'license.jws'),
+      BAHI_LICENSE_PUBLIC_KEY_FILE: join(dir, 'public.pem'),
+    }),
+  });
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(10_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('the shell in Chromium', () => {
+  it('signs in: a wrong password shows the server error, the right one opens the dashboard', async () => {
+    await page.goto(url('/settings/users'));
+    await page.waitForURL('**/login');
+    await signIn(app.bahi.config.BAHI_ADMIN_EMAIL, 'not-the-password');
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain(
+      'The email or password is not correct.',
+    );
+    await page.getByLabel('Password').fill(app.bahi.config.BAHI_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    // Back where the guard stopped us.
+    await heading('User Management').waitFor();
+    await page.goto(url('/'));
+    await heading('Dashboard').waitFor();
+    await page.getByText('Income vs. Expense (Last 30 Days)').waitFor();
+    expect(await page.locator('[data-day]').count()).toBe(30);
+    // Signed in, /login goes back to the dashboard.
+    await page.goto(url('/login'));
+    await heading('Dashboard').waitFor();
+  });
+
+  it('shows the license warning banner', async () => {
+    const banner = page.getByTestId('license-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain(
+      'License Warning: Your application license will expire in 6 day(s). Please contact support for renewal.',
+    );
+  });
+
+  it('keeps the theme choice across a reload (dark by default)', async () => {
+    const root = page.locator('[data-theme]').first();
+    expect(await root.getAttribute('data-theme')).toBe('dark');
+    await page.getByRole('switch', { name: 'Dark mode' }).click();
+    expect(await root.getAttribute('data-theme')).toBe('light');
+    await page.reload();
+    await heading('Dashboard').waitFor();
+    expect(await page.locator('[data-theme]').first().getAttribute('data-theme')).toBe('light');
+    expect(await page.getByRole('switch', { name: 'Dark mode' }).isChecked()).toBe(false);
+    await page.getByRole('switch', { name: 'Dark mode' }).click();
+    expect(await page.locator('[data-theme]').first().getAttribute('data-theme')).toBe('dark');
+  });
+
+  it('marks a notification read from the bell', async () => {
+    // The license watch raised 'License expiring' for Admins at start.
+    const bell = page.getByRole('button', { name: 'Notifications, 1 unread' });
+    await bell.click();
+    const item = page.getByRole('button', { name: 'Unread: License expiring' });
+    await item.waitFor();
+    await item.click();
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+    expect(await page.getByTestId('unread-badge').count()).toBe(0);
+    await page.goto(url('/notifications'));
+    await page.getByRole('button', { name: 'License expiring' }).waitFor();
+  });
+
+  it('creates and edits a user', async () => {
+    await page.goto(url('/settings/users'));
+    await heading('User Management').waitFor();
+    await page.getByRole('button', { name: 'New User' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Add New User').waitFor();
+    await dialog.getByText('Min. 6 characters required').waitFor();
+    await dialog.getByLabel('Full Name').fill('Ravi Kumar');
+    await dialog.getByLabel('Email').fill('ravi@bahi.test');
+    await dialog.getByLabel('Role').selectOption('Manager');
+    await dialog.getByLabel('Password').fill('ravi-pass-1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('row', { name: /Ravi Kumar/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Manager');
+    expect(await row.textContent()).toContain('N/A');
+
+    await page.getByRole('button', { name: 'Edit Ravi Kumar' }).click();
+    await dialog.getByText('Edit User').waitFor();
+    await dialog.getByText('Leave blank to keep current password').waitFor();
+    await dialog.getByLabel('Full Name').fill('Ravi K. Sharma');
+    await dialog.getByLabel('Phone').fill('+91 98000 00000');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const edited = page.getByRole('row', { name: /Ravi K\. Sharma/ });
+    await edited.waitFor();
+    expect(await edited.textContent()).toContain('+91 98000 00000');
+    // The blank password was left out: the old one still signs in.
+    await expect(app.login('ravi@bahi.test', 'ravi-pass-1')).resolves.toBeTruthy();
+    // An Admin cannot delete their own row.
+    expect(await page.getByRole('button', { name: 'You cannot delete yourself' }).isDisabled()).toBe(true);
+  });
+
+  it('creates a custom field with a SELECT options list', async () => {
+    await page.goto(url('/settings/custom-fields'));
+    await heading('Transaction Custom Fields').waitFor();
+    await page.getByRole('button', { name: 'New Custom Field' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Field Name').fill('Truck Colour');
+    await dialog.getByLabel('Field Type').selectOption('SELECT');
+    const option = dialog.getByLabel('New option');
+    await option.fill('Red');
+    await option.press('Enter');
+    await option.fill('Blue');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await option.fill('Red');
+    await option.press('Enter');
+    await option.fill('   ');
+    await option.press('Enter');
+    expect(await dialog.getByTestId('option-tag').allTextContents()).toEqual(['Red', 'Blue']);
+    // Apply to Forms is required.
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Choose at least one form').waitFor();
+    await dialog.getByRole('checkbox', { name: 'Purchase', exact: true }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('row', { name: /Truck Colour/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Red, Blue');
+    const fields = await app.call('GET', '/masters/custom-fields');
+    expect(fields.body).toEqual([
+      expect.objectContaining({ name: 'Truck Colour', options: ['Red', 'Blue'] }),
+    ]);
+  });
+
+  it('shows Retry when a remote fails to load, and recovers', async () => {
+    await page.route('**/remotes/masters/**', (route) => route.abort());
+    await page.goto(url('/masters/cities'));
+    const retry = page.getByRole('button', { name: 'Retry' });
+    await retry.waitFor();
+    expect(await page.getByText('This part of Bahi could not be loaded').count()).toBe(1);
+    await page.unroute('**/remotes/masters/**');
+    await retry.click();
+    await heading('Cities').waitFor();
+    await page.getByRole('list', { name: 'Routes of the masters remote' }).waitFor();
+  });
+
+  it('stays within the bundle budget', async () => {
+    // A fresh first page: the dashboard of a signed-in user.
+    const shell = await scriptsLoaded(page, async () => {
+      await page.goto('about:blank');
+      await page.goto(url('/'));
+      await page.getByText('Recent Activity').waitFor();
+    });
+    const remotes: Record<string, number> = {};
+    for (const [remote, path, title] of [
+      ['masters', '/masters/products', 'Products'],
+      ['transactions', '/transactions/sales', 'Sales'],
+      ['reports', '/reports/balances', 'Balances Report'],
+    ] as const) {
+      const loaded = await scriptsLoaded(page, async () => {
+        await page.getByRole('navigation', { name: 'Main' }).waitFor();
+        await page.evaluate((p) => {
+          window.history.pushState({}, '', p);
+          window.dispatchEvent(new PopStateEvent('popstate'));
+        }, path);
+        await heading(title).waitFor();
+      });
+      remotes[remote] = loaded.kb;
+      expect(loaded.urls.some((u) => u.includes(`/remotes/${remote}/`))).toBe(true);
+    }
+    const figures = { shellFirstPageKb: shell.kb, remoteFirstScreenKb: remotes, budgetKb: BUDGET_KB };
+    await writeFile(join(RESULTS, 'bundle-budget.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log('bundle budget (gzip kB):', JSON.stringify(figures));
+    expect(shell.kb).toBeLessThanOrEqual(BUDGET_KB.shell);
+    for (const kb of Object.values(remotes)) expect(kb).toBeLessThanOrEqual(BUDGET_KB.remote);
+  });
+
+  it('saves a screenshot of each shell screen in both themes', async () => {
+    const screens: [string, string, string][] = [
+      ['dashboard', '/', 'Dashboard'],
+      ['users', '/settings/users', 'User Management'],
+      ['activity-log', '/settings/activity-log', 'Activity Log'],
+      ['custom-fields', '/settings/custom-fields', 'Transaction Custom Fields'],
+      ['notifications', '/notifications', 'Notifications'],
+      ['profile', '/profile', 'My Profile'],
+      ['remote-masters', '/masters/cities', 'Cities'],
+      ['not-found', '/no/such/page', 'Page Not Found'],
+    ];
+    for (const theme of THEMES) {
+      await page.evaluate((t) => localStorage.setItem('bahi.theme', t), theme);
+      for (const [name, path, title] of screens) {
+        await page.goto(url(path));
+        await (name === 'not-found' ? page.getByText(title) : heading(title)).waitFor();
+        // Lazily loaded parts are in: the banner's real message bar, the dashboard's chart.
+        await page.getByRole('button', { name: 'Dismiss' }).waitFor();
+        if (name === 'dashboard') await page.locator('[data-day]').first().waitFor();
+        if (name === 'activity-log') {
+          await page.getByRole('button', { name: 'Expand row' }).first().click();
+          await page.getByText('Data After Change').first().waitFor();
+        }
+        await shot(name, theme);
+      }
+      await page.getByRole('button', { name: /^Notifications/ }).click();
+      await page.getByText('View all notifications').waitFor();
+      await shot('notification-popup', theme);
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(url('/'));
+      await heading('Dashboard').waitFor();
+      await shot('dashboard-390px', theme);
+      await page.locator('[data-day]').first().waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
+      await shot('drawer-390px', theme);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    await page.evaluate(() => localStorage.setItem('bahi.theme', 'dark'));
+  });
+
+  it('follows the license live: invalid blocks the app, a good one lets it back in, Retry shows the expired banner', async () => {
+    await page.goto(url('/'));
+    await heading('Dashboard').waitFor();
+    // Past its grace period: the server re-reads it and the live stream tells the page.
+    await writeFile(
+      licenseFile,
+      await license({ status: 'Expired', expires_at: new Date(Date.now() - 20 * DAY).toISOString() }),
+    );
+    expect((await app.call('POST', '/auth/retry-license-check')).body.isValid).toBe(false);
+    await page.getByText('License Invalid').waitFor();
+    expect(await page.getByTestId('license-reason').textContent()).toContain('grace period ended');
+    for (const theme of THEMES) {
+      await page.evaluate((t) => localStorage.setItem('bahi.theme', t), theme);
+      await page.reload();
+      await page.getByText('License Invalid').waitFor();
+      await shot('license-invalid', theme);
+    }
+    // A good license installed and checked elsewhere: the page hears it and lets the app in.
+    await writeFile(licenseFile, await license({}));
+    expect((await app.call('POST', '/auth/retry-license-check')).body.isValid).toBe(true);
+    await heading('Dashboard').waitFor();
+    // Invalid again (heard live), then the page's own button after a new license is installed:
+    // expired two days ago, within its 7-day grace, so valid with the error banner.
+    await writeFile(
+      licenseFile,
+      await license({ status: 'Expired', expires_at: new Date(Date.now() - 20 * DAY).toISOString() }),
+    );
+    await app.call('POST', '/auth/retry-license-check');
+    await page.getByText('License Invalid').waitFor();
+    const expires = Date.now() - 2 * DAY;
+    await writeFile(
+      licenseFile,
+      await license({ status: 'Active', expires_at: new Date(expires).toISOString() }),
+    );
+    await page.getByRole('button', { name: 'Retry License Check' }).click();
+    await heading('Dashboard').waitFor();
+    const banner = page.getByTestId('license-banner');
+    const graceEnd = new Date(expires + 7 * DAY).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+    });
+    expect(await banner.textContent()).toContain(
+      `License Expired: The license has expired and the system will not work after the grace period ends on ${graceEnd}.`,
+    );
+    await shot('license-expired-banner', 'light');
+    await page.evaluate(() => localStorage.setItem('bahi.theme', 'dark'));
+  });
+});

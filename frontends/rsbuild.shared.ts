@@ -1,0 +1,74 @@
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+
+export const REMOTES = ['masters', 'transactions', 'reports'] as const;
+export type RemoteName = (typeof REMOTES)[number];
+
+/**
+ * Shared as singletons: React, Fluent's context and styling packages (one theme and one style
+ * renderer; sharing all of Fluent would ship it whole), and @bahi/ui (one API client, so one
+ * session token and one last-written position, and one router: remotes take react-router's
+ * components and hooks from @bahi/ui, because react-router shared on its own ships whole).
+ */
+const shared = {
+  react: { singleton: true, requiredVersion: '^19.3.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.3.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.3.0' },
+  '@fluentui/react-shared-contexts': { singleton: true, requiredVersion: '^9.26.0' },
+  '@griffel/react': { singleton: true, requiredVersion: '^1.5.0' },
+  '@bahi/ui': { singleton: true, requiredVersion: '^0.1.0' },
+};
+
+const common: RsbuildConfig = {
+  plugins: [pluginReact()],
+  source: { entry: { index: './src/index.ts' } },
+  performance: { chunkSplit: { strategy: 'split-by-experience' } },
+  output: { sourceMap: { js: false, css: false } },
+};
+
+/**
+ * The host. Its remotes (name@/remotes/<name>/mf-manifest.json) are registered at run time,
+ * when a screen of theirs is first opened (frontends/shell/src/app/remote-outlet.tsx): listed
+ * here, the runtime would fetch every remote's manifest and entry at start, and one remote
+ * being down would take the whole app with it.
+ */
+export function hostConfig(): RsbuildConfig {
+  return defineConfig({
+    ...common,
+    html: {
+      title: 'Bahi',
+      meta: { viewport: 'width=device-width, initial-scale=1', 'color-scheme': 'dark light' },
+      // No favicon file yet; an empty data URL keeps browsers from asking for /favicon.ico.
+      tags: [{ tag: 'link', attrs: { rel: 'icon', href: 'data:,' } }],
+    },
+    plugins: [
+      ...(common.plugins ?? []),
+      pluginModuleFederation({
+        name: 'shell',
+        shared,
+        dts: false,
+      }),
+    ],
+  });
+}
+
+/** A remote: exposes ./routes; 'auto' asset prefix so its chunks load from /remotes/<name>/. */
+export function remoteConfig(name: RemoteName): RsbuildConfig {
+  return defineConfig({
+    ...common,
+    output: { ...common.output, assetPrefix: 'auto' },
+    // Only rsbuild's dev server reads this (production serves shell and remotes from one
+    // origin); set, it also stops the federation plugin's warning on every build.
+    server: { cors: { origin: 'http://localhost:3000' } },
+    plugins: [
+      ...(common.plugins ?? []),
+      pluginModuleFederation({
+        name,
+        exposes: { './routes': './src/routes.tsx' },
+        shared,
+        dts: false,
+      }),
+    ],
+  });
+}

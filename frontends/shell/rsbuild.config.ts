@@ -1,0 +1,3 @@
+import { hostConfig } from '../rsbuild.shared.ts';
+
+export default hostConfig();

@@ -1,0 +1,3 @@
+import { remoteConfig } from '../rsbuild.shared.ts';
+
+export default remoteConfig('transactions');

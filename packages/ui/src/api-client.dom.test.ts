@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, api, errorText, lastWrittenPosition, setToken, UNKNOWN_ERROR } from './api-client.ts';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('errorText (spec section 8)', () => {
+  it('shows the server message first', () => {
+    const e = new ApiError(409, { message: 'Not enough stock.', errors: [{ msg: 'ignored', path: 'x' }] });
+    expect(errorText(e, 'Failed to fetch items.')).toBe('Not enough stock.');
+  });
+  it('otherwise joins the msg values of the errors list', () => {
+    const e = new ApiError(400, {
+      errors: [{ msg: 'Name is required', path: 'name' }, { msg: 'Rate must be positive' }],
+    });
+    expect(errorText(e, 'An unexpected error occurred.')).toBe('Name is required, Rate must be positive');
+  });
+  it('otherwise the client error message (a network failure)', () => {
+    expect(errorText(new TypeError('Failed to fetch'), 'Failed to fetch users.')).toBe('Failed to fetch');
+  });
+  it('otherwise the screen fallback, and last the unknown-error text', () => {
+    expect(errorText(new ApiError(500, undefined), 'Failed to fetch users.')).toBe('Failed to fetch users.');
+    expect(errorText(new ApiError(500, { message: '  ', errors: [] }), 'Failed to delete user.')).toBe(
+      'Failed to delete user.',
+    );
+    expect(errorText(undefined)).toBe(UNKNOWN_ERROR);
+    expect(UNKNOWN_ERROR).toBe('An unknown error occurred.');
+  });
+});
+
+describe('request', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => {
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+    localStorage.clear();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('calls /api with the Bearer token, leaves out empty query values, and throws ApiError', async () => {
+    setToken('tok-1');
+    fetchMock.mockResolvedValueOnce(json(403, { message: 'Your role (Viewer) cannot see users.' }));
+    const failure = await api.get('/masters/users', { page: 2, limit: 15, search: '' }).catch((e) => e);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/masters/users?page=2&limit=15');
+    expect((init?.headers as Record<string, string>).authorization).toBe('Bearer tok-1');
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(errorText(failure, 'Failed to fetch users.')).toBe('Your role (Viewer) cannot see users.');
+  });
+
+  it('sends the last written position on later calls, never going backwards', async () => {
+    fetchMock.mockResolvedValueOnce(json(201, { id: 'a', position: '42' }));
+    await api.post('/masters/cities', { name: 'Pune' });
+    expect(lastWrittenPosition()).toBe('42');
+    fetchMock.mockResolvedValueOnce(json(200, { id: 'b', position: '7' }));
+    await api.put('/masters/cities/b', { name: 'Goa' });
+    fetchMock.mockResolvedValueOnce(json(200, { data: [], totalItems: 0 }));
+    await api.get('/masters/cities');
+    const headers = fetchMock.mock.calls[2]?.[1]?.headers as Record<string, string>;
+    expect(headers['X-Bahi-Position']).toBe('42');
+  });
+});

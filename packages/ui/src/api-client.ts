@@ -1,0 +1,121 @@
+/**
+ * The one API client of every frontend (spec section 7): base /api, JSON, the Bearer token
+ * from local storage, and X-Bahi-Position carrying the last position this browser wrote, so a
+ * read after a save sees the save (read your writes).
+ */
+export const API_BASE = '/api';
+export const TOKEN_KEY = 'bahi.token';
+export const USER_KEY = 'bahi.user';
+export const POSITION_HEADER = 'X-Bahi-Position';
+
+/** The error body the server sends for 4xx (spec section 8). */
+export interface ErrorBody {
+  message?: unknown;
+  errors?: { msg?: unknown; path?: unknown }[];
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    // No text of our own: errorText falls back to the caller's fallback text instead.
+    super('');
+  }
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+let lastPosition: bigint | undefined;
+const unauthorizedListeners = new Set<() => void>();
+
+export const getToken = (): string | null => globalThis.localStorage?.getItem(TOKEN_KEY) ?? null;
+export function setToken(token: string | null): void {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+/** Called when a request that carried a token is answered 401: the session is over. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/** The last position this client wrote (or was told to wait for), as sent in X-Bahi-Position. */
+export const lastWrittenPosition = (): string | undefined => lastPosition?.toString();
+
+export function notePosition(position: unknown): void {
+  if (typeof position !== 'string' && typeof position !== 'number') return;
+  if (!/^\d{1,19}$/.test(String(position))) return;
+  const p = BigInt(position);
+  if (lastPosition === undefined || p > lastPosition) lastPosition = p;
+}
+
+/** Query string of the non-empty values (empty filters are left out, spec section 7). */
+export function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; query?: Query; signal?: AbortSignal } = {},
+): Promise<T> {
+  const token = getToken();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (lastPosition !== undefined) headers[POSITION_HEADER] = lastPosition.toString();
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const init: RequestInit = { method, headers };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  if (options.signal) init.signal = options.signal;
+  const res = await fetch(`${API_BASE}${path}${queryString(options.query)}`, init);
+  const type = res.headers.get('content-type') ?? '';
+  const body: unknown = type.includes('json') ? await res.json().catch(() => undefined) : undefined;
+  if (!res.ok) {
+    if (res.status === 401 && token) for (const listener of unauthorizedListeners) listener();
+    throw new ApiError(res.status, body);
+  }
+  if (method !== 'GET' && body && typeof body === 'object' && 'position' in body) {
+    notePosition((body as { position: unknown }).position);
+  }
+  notePosition(res.headers.get(POSITION_HEADER));
+  return body as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
+    request<T>('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
+  put: <T>(path: string, body: unknown) => request<T>('PUT', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};
+
+export const UNKNOWN_ERROR = 'An unknown error occurred.';
+
+/**
+ * The text an error alert shows (spec section 8): the server's message; otherwise the joined
+ * msg values of its errors list; otherwise the client error's own message (a network
+ * failure); otherwise the screen's fallback text, and last 'An unknown error occurred.'
+ */
+export function errorText(error: unknown, fallback: string = UNKNOWN_ERROR): string {
+  if (error instanceof ApiError) {
+    const body = (error.body ?? {}) as ErrorBody;
+    if (typeof body.message === 'string' && body.message.trim()) return body.message;
+    if (Array.isArray(body.errors)) {
+      const msgs = body.errors.map((e) => e?.msg).filter((m): m is string => typeof m === 'string' && !!m);
+      if (msgs.length) return msgs.join(', ');
+    }
+  }
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'string' && error) return error;
+  return fallback || UNKNOWN_ERROR;
+}

@@ -1,0 +1,154 @@
+import {
+  Button,
+  makeStyles,
+  Select,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { ChevronDownRegular, ChevronLeftRegular, ChevronRightRegular } from '@fluentui/react-icons';
+import { Fragment, useId, useState } from 'react';
+
+import type { DataTableProps } from './data-table.tsx';
+
+const useStyles = makeStyles({
+  wrap: { overflowX: 'auto', width: '100%' },
+  table: { minWidth: '560px' },
+  footer: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'flex-end',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalS} 0`,
+  },
+  empty: { padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  expanded: { backgroundColor: tokens.colorNeutralBackground2 },
+  rotate: { transform: 'rotate(-90deg)' },
+});
+
+/** Loaded with the first table on screen (see data-table.tsx). */
+export default function DataTableImpl(props: DataTableProps<unknown>) {
+  const styles = useStyles();
+  const sizeId = useId();
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const toggle = (key: string) =>
+    setOpen((s) => {
+      const n = new Set(s);
+      if (n.has(key)) n.delete(key);
+      else n.add(key);
+      return n;
+    });
+  const span = props.columns.length + (props.expanded ? 1 : 0);
+  const p = props.paging;
+  const first = p && p.totalItems > 0 ? (p.page - 1) * p.pageSize + 1 : 0;
+  const last = p ? Math.min(p.totalItems, p.page * p.pageSize) : 0;
+  return (
+    <div>
+      <div className={styles.wrap}>
+        <Table aria-label={props.label} className={styles.table} size="small">
+          <TableHeader>
+            <TableRow>
+              {props.expanded ? <TableHeaderCell style={{ width: '44px' }} aria-label="Expand" /> : null}
+              {props.columns.map((c) => (
+                <TableHeaderCell key={c.key} style={c.width ? { width: c.width } : undefined}>
+                  {c.header}
+                </TableHeaderCell>
+              ))}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {props.loading && props.rows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={span}>
+                  <Spinner size="small" label="Loading" />
+                </TableCell>
+              </TableRow>
+            ) : props.rows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={span}>
+                  <div className={styles.empty}>{props.emptyText}</div>
+                </TableCell>
+              </TableRow>
+            ) : (
+              props.rows.map((row) => {
+                const key = props.rowKey(row);
+                const isOpen = open.has(key);
+                return (
+                  <Fragment key={key}>
+                    <TableRow>
+                      {props.expanded ? (
+                        <TableCell>
+                          <Button
+                            appearance="subtle"
+                            size="small"
+                            aria-expanded={isOpen}
+                            aria-label={isOpen ? 'Collapse row' : 'Expand row'}
+                            icon={<ChevronDownRegular className={isOpen ? undefined : styles.rotate} />}
+                            onClick={() => toggle(key)}
+                          />
+                        </TableCell>
+                      ) : null}
+                      {props.columns.map((c) => (
+                        <TableCell key={c.key}>{c.render(row)}</TableCell>
+                      ))}
+                    </TableRow>
+                    {props.expanded && isOpen ? (
+                      <TableRow className={styles.expanded}>
+                        <TableCell colSpan={span}>{props.expanded(row)}</TableCell>
+                      </TableRow>
+                    ) : null}
+                  </Fragment>
+                );
+              })
+            )}
+          </TableBody>
+        </Table>
+      </div>
+      {p ? (
+        <div className={styles.footer}>
+          <label htmlFor={sizeId}>
+            <Text size={200}>Rows per page</Text>
+          </label>
+          <Select
+            id={sizeId}
+            size="small"
+            value={String(p.pageSize)}
+            onChange={(_, d) => p.onPageSize(Number(d.value))}
+          >
+            {p.pageSizes.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+          <Text size={200}>
+            {first}–{last} of {p.totalItems}
+          </Text>
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronLeftRegular />}
+            aria-label="Previous page"
+            disabled={p.page <= 1}
+            onClick={() => p.onPage(p.page - 1)}
+          />
+          <Button
+            appearance="subtle"
+            size="small"
+            icon={<ChevronRightRegular />}
+            aria-label="Next page"
+            disabled={last >= p.totalItems}
+            onClick={() => p.onPage(p.page + 1)}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}

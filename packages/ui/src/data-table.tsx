@@ -1,0 +1,45 @@
+import { Spinner } from '@fluentui/react-components';
+import { lazy, type ReactNode, Suspense } from 'react';
+
+/** The default page-size options (spec section 9); screens pass their own where the spec says so. */
+export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render(row: T): ReactNode;
+  /** A narrow column (actions, toggles). */
+  width?: string;
+}
+
+export interface DataTableProps<T> {
+  label: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey(row: T): string;
+  loading?: boolean;
+  emptyText: string;
+  /** Server paging; left out for a plain list. */
+  paging?: {
+    page: number;
+    pageSize: number;
+    totalItems: number;
+    pageSizes: readonly number[];
+    onPage(page: number): void;
+    onPageSize(size: number): void;
+  };
+  /** Expandable rows: what an expanded row shows. */
+  expanded?(row: T): ReactNode;
+}
+
+// Fluent's table loads with the first table on screen, not with every first page.
+const Impl = lazy(() => import('./data-table-impl.tsx'));
+
+/** A table of one page of a server-paged list, with its page-size choice and page buttons. */
+export function DataTable<T>(props: DataTableProps<T>) {
+  return (
+    <Suspense fallback={<Spinner size="small" label="Loading" />}>
+      <Impl {...(props as DataTableProps<unknown>)} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,55 @@
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+
+export interface FormDialogProps {
+  open: boolean;
+  title: string;
+  submitLabel?: string;
+  busy?: boolean;
+  error?: string | null;
+  onClose(): void;
+  onSubmit(): void;
+  children: ReactNode;
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  busy?: boolean;
+  onCancel(): void;
+  onConfirm(): void;
+}
+
+// Fluent's dialog loads when a dialog first opens, not with every first page.
+const FormImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.FormDialogImpl })));
+const ConfirmImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.ConfirmDialogImpl })));
+
+/** Mounted from the first open on, so closing still animates. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  useEffect(() => {
+    if (open) setOpened(true);
+  }, [open]);
+  return opened || open;
+}
+
+/** A form in a dialog: a failed save keeps it open with the error (spec section 7). */
+export function FormDialog(props: FormDialogProps) {
+  if (!useOpenedOnce(props.open)) return null;
+  return (
+    <Suspense fallback={null}>
+      <FormImpl {...props} />
+    </Suspense>
+  );
+}
+
+/** Are you sure? A failed action closes it and the screen shows the error (spec section 7). */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  if (!useOpenedOnce(props.open)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmImpl {...props} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,17 @@
+// The package's public surface: the remotes and the shell import from '@bahi/ui' only, so the
+// module-federation singleton is one module.
+export * from './api-client.ts';
+export * from './city-tabs.tsx';
+export * from './data-table.tsx';
+export * from './dialogs.tsx';
+export * from './error-alert.tsx';
+export * from './format.ts';
+export * from './list-state.ts';
+export * from './page.tsx';
+export * from './panel.tsx';
+export * from './router-link.tsx';
+export * from './routing.ts';
+export * from './screen-routes.tsx';
+export * from './session.ts';
+export * from './snackbar.tsx';
+export * from './use-debounced-value.ts';
