@@ -262,7 +262,26 @@ describe('the shell in Chromium', () => {
           await page.getByText('Data After Change').first().waitFor();
         }
         await shot(name, theme);
+        if (name === 'users' || name === 'custom-fields') {
+          await page
+            .getByRole('button', { name: name === 'users' ? 'New User' : 'New Custom Field' })
+            .click();
+          await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+          await page.getByRole('dialog').getByText('is required').first().waitFor();
+          await shot(`${name}-dialog`, theme);
+          await page.keyboard.press('Escape');
+        }
       }
+      // The sign-in page, then the session back.
+      const token = await page.evaluate(() => localStorage.getItem('bahi.token'));
+      await page.evaluate(() => localStorage.removeItem('bahi.token'));
+      await page.goto(url('/login'));
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByText('Email is required').waitFor();
+      await shot('login', theme);
+      await page.evaluate((t) => localStorage.setItem('bahi.token', t ?? ''), token);
+      await page.goto(url('/'));
+      await heading('Dashboard').waitFor();
       await page.getByRole('button', { name: /^Notifications/ }).click();
       await page.getByText('View all notifications').waitFor();
       await shot('notification-popup', theme);

@@ -56,7 +56,7 @@ const useStyles = makeStyles({
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalM },
   tags: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
   fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
-  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS, fontWeight: tokens.fontWeightSemibold },
+  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
@@ -291,7 +291,10 @@ export function CustomFieldsPage() {
         {/* A fieldset, not a Field: Field hands its id and label to every checkbox inside. */}
         <fieldset className={styles.fieldset} aria-invalid={touched && f.entity_types.length === 0}>
           <legend className={styles.legend}>
-            Apply to Forms <span aria-hidden>*</span>
+            Apply to Forms{' '}
+            <span aria-hidden className={styles.error}>
+              *
+            </span>
           </legend>
           <div className={styles.checks}>
             {ENTITY_TYPES.map((t) => (
