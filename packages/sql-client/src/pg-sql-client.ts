@@ -12,6 +12,9 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'bahi',
+    // Short queries only: Postgres' JIT compiled the dashboard's 30-day query on every call
+    // (~280 ms to save nothing; bench/queries, docs/benchmarks.md).
+    options: '-c jit=off',
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});

@@ -295,22 +295,47 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     let position = 0n;
     let target = await eventStore.headPosition();
     await progress(position, target);
+    // Each batch is read once; the projections apply it side by side, each in its own short
+    // transaction (on Postgres they run in parallel backends; PGlite takes them in turn), while
+    // the next batch is read.
+    const read = (after: bigint) => {
+      const page = eventStore.readAll(after, batchSize);
+      page.catch(() => {}); // awaited below; never an unhandled rejection if we stop first
+      return page;
+    };
+    let next = read(position);
     for (;;) {
+      const batch = await next;
+      if (batch.length === 0) break;
+      const last = batch.at(-1)!.position;
+      next = read(last);
+      const applied = await Promise.allSettled(
+        chosen.map((projection) =>
+          readDb.transaction().execute(async (tx) => {
+            await useSchema(tx, shadow);
+            await applyOrExplain(projection, tx, batch);
+          }),
+        ),
+      );
+      const failed = applied.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      position = last;
+      events += batch.length;
       if (position >= target) {
         const head = await eventStore.headPosition();
-        if (head - position < BigInt(batchSize)) break;
+        if (head - position < BigInt(batchSize)) {
+          await progress(position, position);
+          break;
+        }
         target = head;
       }
-      const batch = await eventStore.readAll(position, batchSize);
-      if (batch.length === 0) break;
-      await readDb.transaction().execute(async (tx) => {
-        await useSchema(tx, shadow);
-        for (const projection of chosen) await applyOrExplain(projection, tx, batch);
-      });
-      position = batch.at(-1)!.position;
-      events += batch.length;
-      await progress(position, target > position ? target : position);
+      await progress(position, target);
     }
+
+    // Fresh tables have no planner statistics and no visibility map yet: give them both before
+    // they serve reads (VACUUM cannot run inside a transaction, so each table on its own).
+    for (const table of chosen.flatMap((p) => p.tables))
+      await sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb);
 
     const comparisons: ProjectionComparison[] = [];
     for (const projection of chosen) {

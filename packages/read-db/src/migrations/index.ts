@@ -10,6 +10,7 @@ import * as m20261121T0700 from './2026-11-21T07-00-activity-log.ts';
 import * as m20261121T0800 from './2026-11-21T08-00-notifications.ts';
 import * as m20261121T0900 from './2026-11-21T09-00-projection-rebuilds.ts';
 import * as m20261121T1000 from './2026-11-21T10-00-account-totals.ts';
+import * as m20261121T1100 from './2026-11-21T11-00-list-order-indexes.ts';
 
 /** Every read-db migration, named by timestamp; kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T08-00-notifications': m20261121T0800,
   '2026-11-21T09-00-projection-rebuilds': m20261121T0900,
   '2026-11-21T10-00-account-totals': m20261121T1000,
+  '2026-11-21T11-00-list-order-indexes': m20261121T1100,
 };
