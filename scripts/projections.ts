@@ -21,7 +21,7 @@ import {
   rebuildProjections,
   resumeProjection,
 } from '@bahi/projector';
-import { readCheckpoints } from '@bahi/read-db';
+import { projectionStatus } from '@bahi/read-db';
 import { openEmbeddedStorage, openServerStorage } from '@bahi/server-kit';
 import { lockDataDir } from '@bahi/standalone';
 
@@ -92,10 +92,10 @@ function printReport(report: RebuildReport) {
 try {
   if (command === 'status') {
     const head = await storage.eventStore.headPosition();
-    const rows = (await readCheckpoints(storage.readDb)).map((c) => ({
+    const rows = (await projectionStatus(storage.readDb, head)).map((c) => ({
       projection: c.name,
-      position: c.position.toString(),
-      lag: (head > c.position ? head - c.position : 0n).toString(),
+      position: c.position,
+      lag: c.lag,
       status: c.status,
       error: c.error ?? '',
       updated: c.updatedAt,

@@ -3,6 +3,7 @@ export { migrations } from './migrations/index.ts';
 export {
   openReadDb,
   ProjectionBehindError,
+  projectionStatus,
   type ReadDb,
   readCheckpoints,
   waitForProjections,

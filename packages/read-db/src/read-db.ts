@@ -30,6 +30,18 @@ export async function readCheckpoints(db: ReadDb) {
   }));
 }
 
+/** Each projection's position and how far it is behind the head of the log, for operators. */
+export async function projectionStatus(db: ReadDb, head: bigint) {
+  return (await readCheckpoints(db)).map((c) => ({
+    name: c.name,
+    position: c.position.toString(),
+    lag: (head > c.position ? head - c.position : 0n).toString(),
+    status: c.status,
+    error: c.error,
+    updatedAt: c.updatedAt,
+  }));
+}
+
 export class ProjectionBehindError extends Error {
   override readonly name = 'ProjectionBehindError';
 }

@@ -1,5 +1,5 @@
+import { RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
-import { RecordChanges } from './purchases-and-sales.projection.ts';
 
 type Rec = Record<string, unknown>;
 

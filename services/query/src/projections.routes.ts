@@ -1,4 +1,4 @@
-import { readCheckpoints } from '@bahi/read-db';
+import { projectionStatus } from '@bahi/read-db';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { QueryDeps } from './routes.ts';
@@ -12,14 +12,7 @@ export async function registerProjectionStatusRoutes(app: FastifyInstance, deps:
     const me = signedIn(request);
     if (me.role !== 'Admin') throw new HttpError(403, `Your role (${me.role}) cannot see the read models.`);
     const head = await deps.eventStore.headPosition();
-    const projections = (await readCheckpoints(deps.readDb)).map((c) => ({
-      name: c.name,
-      position: c.position.toString(),
-      lag: (head > c.position ? head - c.position : 0n).toString(),
-      status: c.status,
-      error: c.error,
-      updatedAt: c.updatedAt,
-    }));
+    const projections = await projectionStatus(deps.readDb, head);
     const rebuilds = await deps.readDb
       .selectFrom('projection_rebuilds')
       .selectAll()

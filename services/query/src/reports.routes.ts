@@ -262,19 +262,17 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
        group by business_date`.execute(deps.readDb);
     const byDay = new Map(sums.rows.map((r) => [r.day, r]));
     const end = Date.parse(`${today}T00:00:00Z`);
-    const days = {
-      rows: Array.from({ length: 30 }, (_, i) => {
-        const day = new Date(end - (29 - i) * 86_400_000).toISOString().slice(0, 10);
-        const found = byDay.get(day);
-        return { day, income: found?.income ?? '0.00', expense: found?.expense ?? '0.00' };
-      }),
-    };
+    const days = Array.from({ length: 30 }, (_, i) => {
+      const day = new Date(end - (29 - i) * 86_400_000).toISOString().slice(0, 10);
+      const found = byDay.get(day);
+      return { day, income: found?.income ?? '0.00', expense: found?.expense ?? '0.00' };
+    });
     return {
       totalFunderBalance: total('Funder'),
       totalAgentBalance: total('Agent'),
       totalCollectorBalance: total('Collector'),
       totalGodownBalance: total('Godown'),
-      dailyIncomeExpense: days.rows,
+      dailyIncomeExpense: days,
     };
   });
 
