@@ -1,3 +1,4 @@
+/// <reference path="./pdfmake.d.ts" />
 /**
  * Report rendering speed and memory: a 10,000-line ledger to PDF and to XLSX, and a
  * 100,000-line ledger to XLSX by streaming, each beside a plain pdfmake / exceljs rendering of

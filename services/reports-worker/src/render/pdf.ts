@@ -1,8 +1,9 @@
-/// <reference path="../pdfmake.d.ts" />
-import pdfmake from 'pdfmake';
+/// <reference path="../pdfkit.d.ts" />
+import PDFDocument from 'pdfkit';
 import { formatDecimal, isDecimal } from './decimal.ts';
 import type { Column, ReportDocument, Row } from './document.ts';
-import { type FontSet, loadFonts } from './fonts.ts';
+import { DEFAULT_FAMILY, type FontSet, type FontStyle, loadFonts, type Run } from './fonts.ts';
+import { shapeFiguresByCharacter } from './shaping.ts';
 
 export interface RenderMeta {
   businessName: string;
@@ -13,19 +14,25 @@ export interface RenderMeta {
 }
 
 let fontSet: FontSet | undefined;
-function setup(): FontSet {
-  if (fontSet) return fontSet;
-  fontSet = loadFonts();
-  const allowed = fontSet.files;
-  // Offline: no URL is ever fetched, and only the font files are read from disk.
-  pdfmake.setUrlAccessPolicy(() => false);
-  pdfmake.setLocalAccessPolicy((path) => allowed.has(path));
-  pdfmake.addFonts(fontSet.fonts);
+const fontsOnce = () => {
+  fontSet ??= loadFonts();
   return fontSet;
-}
+};
 
-const PAGE_WIDTH = { portrait: 595.28, landscape: 841.89 };
-const MARGIN = 30;
+const PAGE = { portrait: [595.28, 841.89], landscape: [841.89, 595.28] } as const;
+const MARGIN = { left: 30, right: 30, top: 42, bottom: 36 };
+const BODY_SIZE = 8;
+const PAD = { x: 4, y: 2 };
+const COLORS = {
+  text: '#000000',
+  meta: '#444444',
+  muted: '#555555',
+  headerFill: '#e8eef4',
+  totalFill: '#f4f4f4',
+  rule: '#999999',
+  negative: '#b00020',
+  positive: '#1b7f3a',
+};
 
 /** A cell's text: amounts at 2 decimals, grouped; '-' for a zero where the screen shows one. */
 export function cellText(column: Column, value: string | null | undefined): string {
@@ -37,131 +44,385 @@ export function cellText(column: Column, value: string | null | undefined): stri
   return value;
 }
 
-function textCell(fonts: FontSet, text: string, extra: Record<string, unknown> = {}) {
-  const runs = fonts.runs(text);
-  if (!runs && Object.keys(extra).length === 0) return text;
-  return { text: runs ?? text, ...extra };
+interface TextStyle {
+  size: number;
+  style: FontStyle;
+  color: string;
+}
+/** A word (with the spaces after it) in one font, measured. */
+interface Piece {
+  text: string;
+  font: string;
+  width: number;
+  /** Width of the trailing spaces (not counted at the end of a line). */
+  trail: number;
+  rtl: boolean;
+}
+type Line = Piece[];
+
+const lineWidth = (line: Line) =>
+  line.reduce((w, p, i) => w + p.width + (i < line.length - 1 ? p.trail : 0), 0);
+
+/**
+ * Text laid out on a pdfkit document: runs of one script each in their own font, wrapped at
+ * word boundaries to a width, drawn on the Roboto baseline so a line in any script is as tall
+ * as the others. pdfmake's table layout did the same for every cell and cost twice the time on
+ * big tables; here a cell that fits on one line is measured once and drawn once.
+ */
+class Typesetter {
+  private current = '';
+  private color = '';
+  private registered = new Set<string>();
+  /** Per size: the line height and the distance from the line's top to its baseline. */
+  private metrics = new Map<number, { height: number; ascent: number }>();
+
+  constructor(
+    readonly doc: PDFDocument,
+    private readonly fonts: FontSet,
+  ) {}
+
+  private use(family: string, style: FontStyle, size: number): string {
+    const name = `${family}/${style}`;
+    if (!this.registered.has(name)) {
+      const files = this.fonts.fonts[family] ?? this.fonts.fonts[DEFAULT_FAMILY]!;
+      this.doc.registerFont(name, this.fonts.bytes(files[style]));
+      this.doc.font(name, size);
+      shapeFiguresByCharacter(this.doc._font, files[style]);
+      this.registered.add(name);
+    } else if (`${name}@${size}` !== this.current) this.doc.font(name, size);
+    this.current = `${name}@${size}`;
+    return name;
+  }
+
+  /** After a new page or a shape fill, the next text sets its colour again. */
+  forgetColor() {
+    this.color = '';
+  }
+
+  fill(color: string) {
+    if (color !== this.color) {
+      this.doc.fillColor(color);
+      this.color = color;
+    }
+  }
+
+  /** Line height and baseline offset of Roboto at a size: every line uses them. */
+  line(size: number) {
+    let m = this.metrics.get(size);
+    if (!m) {
+      this.use(DEFAULT_FAMILY, 'normal', size);
+      const height = this.doc.currentLineHeight(true);
+      m = { height, ascent: (this.doc._font.ascender / 1000) * size };
+      this.metrics.set(size, m);
+    }
+    return m;
+  }
+
+  /** The text wrapped to `width`: one line per entry. */
+  wrap(text: string, s: TextStyle, width: number): Line[] {
+    const lines: Line[] = [];
+    for (const paragraph of text.split(/\r?\n/)) {
+      const runs: Run[] = this.fonts.runs(paragraph) ?? [{ text: paragraph }];
+      // One run in a left-to-right script: measured and drawn whole when it fits.
+      if (runs.length === 1 && !runs[0]!.rtl) {
+        const run = runs[0]!;
+        const font = this.use(run.font ?? DEFAULT_FAMILY, s.style, s.size);
+        const w = this.doc.widthOfString(run.text);
+        if (w <= width) {
+          lines.push([{ text: run.text, font, width: w, trail: 0, rtl: !!run.rtl }]);
+          continue;
+        }
+      }
+      lines.push(...this.wrapWords(runs, s, width));
+    }
+    return lines;
+  }
+
+  private wrapWords(runs: Run[], s: TextStyle, width: number): Line[] {
+    const lines: Line[] = [];
+    let line: Line = [];
+    let used = 0;
+    const push = (piece: Piece) => {
+      if (line.length > 0 && used + piece.width > width) {
+        lines.push(line);
+        line = [];
+        used = 0;
+      }
+      line.push(piece);
+      used += piece.width + piece.trail;
+    };
+    for (const run of runs) {
+      const font = this.use(run.font ?? DEFAULT_FAMILY, s.style, s.size);
+      for (const token of run.text.match(/\S+\s*|\s+/g) ?? []) {
+        const word = token.trimEnd();
+        const space = token.slice(word.length);
+        const trail = space ? this.doc.widthOfString(space) : 0;
+        const w = word ? this.doc.widthOfString(word) : 0;
+        if (w <= width) {
+          push({ text: token, font, width: w, trail, rtl: !!run.rtl });
+          continue;
+        }
+        // A word wider than the column is broken where it has to be.
+        let part = '';
+        for (const ch of word) {
+          if (part && this.doc.widthOfString(part + ch) > width) {
+            push({ text: part, font, width: this.doc.widthOfString(part), trail: 0, rtl: !!run.rtl });
+            part = '';
+          }
+          part += ch;
+        }
+        if (part)
+          push({ text: part + space, font, width: this.doc.widthOfString(part), trail, rtl: !!run.rtl });
+      }
+    }
+    if (line.length > 0) lines.push(line);
+    return lines.length > 0 ? lines : [[]];
+  }
+
+  /** Lines drawn from `top`, left or right aligned in [x, x + width]; returns the height used. */
+  draw(lines: Line[], s: TextStyle, x: number, top: number, width: number, align: 'left' | 'right' = 'left') {
+    const { height, ascent } = this.line(s.size);
+    this.fill(s.color);
+    let y = top + ascent;
+    for (const line of lines) {
+      let at = align === 'right' ? x + width - lineWidth(line) : x;
+      for (const { piece, advance } of visualOrder(line)) {
+        const name = piece.font.slice(0, piece.font.indexOf('/'));
+        this.use(name, s.style, s.size);
+        // Spaces are advances, not drawn: a right-to-left word would put its own on the left.
+        this.doc.text(piece.trail ? piece.text.trimEnd() : piece.text, at, y, {
+          lineBreak: false,
+          baseline: 'alphabetic',
+        });
+        at += advance;
+      }
+      y += height;
+    }
+    return lines.length * height;
+  }
+}
+
+/**
+ * A line in drawing order with each word's advance: consecutive right-to-left words are read
+ * from the right, so they are drawn in reverse, each followed by the space that came before it.
+ */
+function visualOrder(line: Line): Array<{ piece: Piece; advance: number }> {
+  const out: Array<{ piece: Piece; advance: number }> = [];
+  let i = 0;
+  while (i < line.length) {
+    const piece = line[i]!;
+    if (!piece.rtl) {
+      out.push({ piece, advance: piece.width + piece.trail });
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < line.length && line[j]!.rtl) j++;
+    for (let k = j - 1; k >= i; k--) {
+      const p = line[k]!;
+      const gap = k > i ? line[k - 1]!.trail : line[j - 1]!.trail;
+      out.push({ piece: p, advance: p.width + gap });
+    }
+    i = j;
+  }
+  return out;
+}
+
+interface Cell {
+  lines: Line[];
+  x: number;
+  width: number;
+  align: 'left' | 'right';
+  style: TextStyle;
 }
 
 /**
  * The report as a PDF: business name, title, filters, generated-at and read position on the
  * first page; the business name, title and page numbers on every page; the table header
- * repeated on every page; totals in bold; amounts right-aligned at 2 decimals. Column widths
- * are fixed (pdfmake's auto-sizing measures every cell twice and is slow on big tables).
+ * repeated on every page; totals in bold; amounts right-aligned at 2 decimals. Drawn with
+ * pdfkit (pdfmake's own engine) at fixed positions: docs/decisions.md says why not pdfmake.
  */
 export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<Buffer> {
-  const fonts = setup();
+  const fonts = fontsOnce();
   const tableWidth = doc.columns.reduce((w, c) => w + c.width, 0);
-  const orientation = tableWidth > PAGE_WIDTH.portrait - 2 * MARGIN - 20 ? 'landscape' : 'portrait';
-  const usable = PAGE_WIDTH[orientation] - 2 * MARGIN;
-  // Stretch the columns to the page width so every report looks the same.
-  const scale = usable / (tableWidth + doc.columns.length * 8);
-  const widths = doc.columns.map((c) => Math.floor(c.width * scale * 100) / 100);
-  const right = doc.columns.map((c) => c.kind === 'money' || c.kind === 'quantity');
+  const orientation =
+    tableWidth > PAGE.portrait[0] - MARGIN.left - MARGIN.right - 20 ? 'landscape' : 'portrait';
+  const [pageWidth, pageHeight] = PAGE[orientation];
+  const usable = pageWidth - MARGIN.left - MARGIN.right;
+  const bottom = pageHeight - MARGIN.bottom;
 
-  const header = doc.columns.map((c, i) => ({
-    text: c.header,
-    bold: true,
-    fillColor: '#e8eef4',
-    ...(right[i] ? { alignment: 'right' } : {}),
-  }));
-  const body: unknown[][] = [header];
-  for (const row of doc.rows) body.push(bodyRow(doc.columns, row, right, fonts));
+  const pdf = new PDFDocument({
+    size: [pageWidth, pageHeight],
+    margins: MARGIN,
+    bufferPages: true,
+    font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal),
+    info: { Title: doc.title, Author: meta.businessName, Creator: 'Bahi' },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  const t = new Typesetter(pdf, fonts);
+
+  // Columns stretched to the page width so every report looks the same; each has 4 pt padding.
+  const scale = (usable - doc.columns.length * 2 * PAD.x) / tableWidth;
+  const widths = doc.columns.map((c) => c.width * scale + 2 * PAD.x);
+  const lefts = widths.map((_, i) => MARGIN.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
+  const right = doc.columns.map((c) => c.kind === 'money' || c.kind === 'quantity');
+  const body: TextStyle = { size: BODY_SIZE, style: 'normal', color: COLORS.text };
+  const bold: TextStyle = { ...body, style: 'bold' };
+  const rowHeight = (cells: Cell[]) =>
+    Math.max(1, ...cells.map((c) => c.lines.length)) * t.line(BODY_SIZE).height + 2 * PAD.y;
+  const cell = (i: number, text: string, style: TextStyle, span = 1): Cell => {
+    const width = widths.slice(i, i + span).reduce((a, b) => a + b, 0);
+    return {
+      lines: text ? t.wrap(text, style, width - 2 * PAD.x) : [],
+      x: lefts[i]! + PAD.x,
+      width: width - 2 * PAD.x,
+      align: right[i] && !(span > 1) ? 'right' : 'left',
+      style,
+    };
+  };
+
+  // Page 1: who, what, which filters, when.
+  let y = MARGIN.top;
+  const paragraph = (text: string, style: TextStyle, before = 0, after = 0) => {
+    y += before;
+    y += t.draw(t.wrap(text, style, usable), style, MARGIN.left, y, usable) + after;
+  };
+  paragraph(meta.businessName, { size: 14, style: 'bold', color: COLORS.text });
+  paragraph(doc.title, { size: 12, style: 'bold', color: COLORS.text }, 2, 2);
+  const filters = doc.filters.map((f) => `${f.label}: ${f.value}`).join('    ');
+  if (filters) paragraph(filters, { size: 8, style: 'normal', color: COLORS.meta });
+  const generated = `Generated ${meta.generatedAt.replace('T', ' ').slice(0, 19)} UTC, read at position ${meta.position}`;
+  paragraph(generated, { size: 8, style: 'normal', color: COLORS.meta });
+  if (doc.summary.length > 0) {
+    y += 6;
+    const label: TextStyle = { ...body, color: COLORS.muted };
+    const { height } = t.line(BODY_SIZE);
+    let x = MARGIN.left;
+    for (const s of doc.summary) {
+      const value = /^-?\d+\.\d+$/.test(s.value) ? formatDecimal(s.value, 2) : s.value;
+      const l = t.wrap(`${s.label}: `, label, usable);
+      const v = t.wrap(value, bold, usable);
+      const w = lineWidth(l[0] ?? []) + 2 + lineWidth(v[0] ?? []);
+      if (x > MARGIN.left && x + w > MARGIN.left + usable) {
+        x = MARGIN.left;
+        y += height;
+      }
+      t.draw(l, label, x, y, usable);
+      t.draw(v, bold, x + lineWidth(l[0] ?? []) + 2, y, usable);
+      x += w + 18;
+    }
+    y += height;
+  }
+  if (doc.rows.length === 0) paragraph(doc.emptyText, { ...body, style: 'italics' }, 12, 6);
+  y += 10;
+
+  // The table: header on every page, rules under every row (stroked once a page).
+  const headerCells = doc.columns.map((c, i) => cell(i, c.header, bold));
+  const headerHeight = rowHeight(headerCells);
+  let rules: number[] = [];
+  const strokeRules = () => {
+    if (rules.length === 0) return;
+    for (const at of rules) pdf.moveTo(MARGIN.left, at).lineTo(MARGIN.left + usable, at);
+    pdf.lineWidth(0.3).strokeColor(COLORS.rule).stroke();
+    rules = [];
+  };
+  const drawCells = (cells: Cell[], top: number) => {
+    for (const c of cells) t.draw(c.lines, c.style, c.x, top + PAD.y, c.width, c.align);
+  };
+  const drawHeader = () => {
+    pdf.rect(MARGIN.left, y, usable, headerHeight).fill(COLORS.headerFill);
+    t.forgetColor(); // the fill changed it
+    drawCells(headerCells, y);
+    pdf.lineWidth(0.8).strokeColor(COLORS.rule);
+    pdf.moveTo(MARGIN.left, y).lineTo(MARGIN.left + usable, y);
+    pdf.moveTo(MARGIN.left, y + headerHeight).lineTo(MARGIN.left + usable, y + headerHeight);
+    pdf.stroke();
+    y += headerHeight;
+  };
+  const place = (cells: Cell[], fill?: string) => {
+    const h = rowHeight(cells);
+    if (y + h > bottom) {
+      strokeRules();
+      pdf.addPage();
+      t.forgetColor();
+      y = MARGIN.top;
+      drawHeader();
+    }
+    if (fill) {
+      pdf.rect(MARGIN.left, y, usable, h).fill(fill);
+      t.forgetColor();
+    }
+    drawCells(cells, y);
+    y += h;
+    rules.push(y);
+  };
+
+  const firstRow = doc.rows[0] ? bodyCells(doc.columns, doc.rows[0], cell, body) : [];
+  if (y + headerHeight + (firstRow.length ? rowHeight(firstRow) : 0) > bottom) {
+    pdf.addPage();
+    y = MARGIN.top;
+  }
+  drawHeader();
+  for (const row of doc.rows) place(bodyCells(doc.columns, row, cell, body));
   for (const total of doc.totals) {
     // The label spans the columns before the first total figure, so it does not wrap.
     const firstValue = doc.columns.findIndex((c, i) => i > 0 && total.values[c.key] != null);
     const span = Math.max(1, firstValue === -1 ? doc.columns.length : firstValue);
-    const cells = doc.columns.map((c, i) => {
-      if (i > 0 && i < span) return {};
-      const text = i === 0 ? total.label : cellText({ ...c, dashZero: false }, total.values[c.key]);
+    const cells = [cell(0, total.label, bold, span)];
+    doc.columns.forEach((c, i) => {
+      if (i < span) return;
+      const value = total.values[c.key];
       const color =
-        total.tone && i > 0 && total.values[c.key]
-          ? total.tone === 'negative'
-            ? '#b00020'
-            : '#1b7f3a'
-          : undefined;
-      return {
-        text,
-        bold: true,
-        fillColor: '#f4f4f4',
-        ...(i === 0 && span > 1 ? { colSpan: span } : {}),
-        ...(right[i] && i > 0 ? { alignment: 'right' } : {}),
-        ...(color ? { color } : {}),
-      };
+        total.tone && value ? (total.tone === 'negative' ? COLORS.negative : COLORS.positive) : COLORS.text;
+      cells.push(cell(i, cellText({ ...c, dashZero: false }, value), { ...bold, color }));
     });
-    body.push(cells);
+    place(cells, COLORS.totalFill);
   }
+  strokeRules();
 
-  const filters = doc.filters.map((f) => `${f.label}: ${f.value}`).join('    ');
-  const generated = `Generated ${meta.generatedAt.replace('T', ' ').slice(0, 19)} UTC, read at position ${meta.position}`;
-  const content: unknown[] = [
-    textCell(fonts, meta.businessName, { style: 'business' }),
-    textCell(fonts, doc.title, { style: 'title' }),
-    ...(filters ? [textCell(fonts, filters, { style: 'meta' })] : []),
-    { text: generated, style: 'meta' },
-  ];
-  if (doc.summary.length > 0) {
-    content.push({
-      margin: [0, 6, 0, 0],
-      columns: doc.summary.map((s) => ({
-        width: 'auto',
-        margin: [0, 0, 18, 0],
-        text: [
-          { text: `${s.label}: `, color: '#555555' },
-          { text: /^-?\d+\.\d+$/.test(s.value) ? formatDecimal(s.value, 2) : s.value, bold: true },
-        ],
-      })),
-    });
+  // Running heads and feet, now that the page count is known.
+  const { count } = pdf.bufferedPageRange();
+  const head: TextStyle = { size: 9, style: 'normal', color: COLORS.text };
+  const foot: TextStyle = { size: 7, style: 'normal', color: COLORS.muted };
+  const half = usable / 2 - 6;
+  for (let page = 0; page < count; page++) {
+    pdf.switchToPage(page);
+    t.forgetColor();
+    if (page > 0) {
+      t.draw(
+        t.wrap(meta.businessName, { ...head, style: 'bold' }, half).slice(0, 1),
+        { ...head, style: 'bold' },
+        MARGIN.left,
+        18,
+        half,
+      );
+      t.draw(t.wrap(doc.title, head, half).slice(0, 1), head, MARGIN.left + usable - half, 18, half, 'right');
+    }
+    const footY = pageHeight - MARGIN.bottom + 12;
+    t.draw(t.wrap(generated, foot, usable - 80), foot, MARGIN.left, footY, usable - 80);
+    t.draw(
+      t.wrap(`Page ${page + 1} of ${count}`, foot, 80),
+      foot,
+      MARGIN.left + usable - 80,
+      footY,
+      80,
+      'right',
+    );
   }
-  if (doc.rows.length === 0) content.push({ text: doc.emptyText, margin: [0, 12, 0, 6], italics: true });
-  content.push({
-    margin: [0, 10, 0, 0],
-    table: { headerRows: 1, widths, body },
-    layout: {
-      hLineWidth: (i: number) => (i <= 1 ? 0.8 : 0.3),
-      vLineWidth: () => 0,
-      hLineColor: () => '#999999',
-      paddingTop: () => 2,
-      paddingBottom: () => 2,
-    },
-  });
-
-  const definition = {
-    pageSize: 'A4',
-    pageOrientation: orientation,
-    pageMargins: [MARGIN, 42, MARGIN, 36],
-    info: { title: doc.title, author: meta.businessName, creator: 'Bahi' },
-    header: (page: number) =>
-      page === 1
-        ? null
-        : {
-            margin: [MARGIN, 18, MARGIN, 0],
-            columns: [
-              textCell(fonts, meta.businessName, { bold: true, fontSize: 9 }),
-              textCell(fonts, doc.title, { alignment: 'right', fontSize: 9 }),
-            ],
-          },
-    footer: (page: number, pages: number) => ({
-      margin: [MARGIN, 12, MARGIN, 0],
-      fontSize: 7,
-      color: '#555555',
-      columns: [{ text: generated }, { text: `Page ${page} of ${pages}`, alignment: 'right' }],
-    }),
-    content,
-    styles: {
-      business: { fontSize: 14, bold: true },
-      title: { fontSize: 12, bold: true, margin: [0, 2, 0, 2] },
-      meta: { fontSize: 8, color: '#444444' },
-    },
-    defaultStyle: { font: 'Roboto', fontSize: 8 },
-  };
-  return pdfmake.createPdf(definition).getBuffer();
+  pdf.end();
+  return done;
 }
 
-function bodyRow(columns: Column[], row: Row, right: boolean[], fonts: FontSet): unknown[] {
-  return columns.map((c, i) => {
-    const text = cellText(c, row[c.key]);
-    if (right[i]) return { text, alignment: 'right' };
-    return textCell(fonts, text);
-  });
+function bodyCells(
+  columns: Column[],
+  row: Row,
+  cell: (i: number, text: string, style: TextStyle) => Cell,
+  style: TextStyle,
+): Cell[] {
+  return columns.map((c, i) => cell(i, cellText(c, row[c.key]), style));
 }

@@ -1,8 +1,11 @@
+/// <reference path="../pdfkit.d.ts" />
+import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { pdfFonts, pdfPages, pdfText, readXlsx } from '../testing/readers.ts';
 import { toDocument } from './document.ts';
-import { loadFonts } from './fonts.ts';
+import { DEFAULT_FAMILY, loadFonts } from './fonts.ts';
 import { renderPdf } from './pdf.ts';
+import { composed, FIGURES, figuresComposable, type PdfkitFont } from './shaping.ts';
 import { renderXlsx } from './xlsx.ts';
 
 const meta = { businessName: 'Shree Traders', generatedAt: '2026-11-21T10:00:00.000Z', position: '4242' };
@@ -94,6 +97,61 @@ describe('PDF files, read back with poppler', () => {
   });
 });
 
+describe('PDF layout', () => {
+  it('wraps long text inside its column and lays right-to-left names out from the right', async () => {
+    const long = 'A very long particulars text that has to wrap over more than one line in its column';
+    const doc = toDocument({
+      report: 'cashbook-report',
+      params: { startDate: '2026-01-01', endDate: '2026-01-31' },
+      data: [
+        { date: '2026-01-02', particulars: long, cash_in: '1.00', cash_out: '0.00' },
+        { date: '2026-01-03', particulars: 'محمد علی trading', cash_in: '1.00', cash_out: '0.00' },
+        { date: '2026-01-04', particulars: 'אברהם כהן', cash_in: '1.00', cash_out: '0.00' },
+      ],
+    });
+    const text = pdfText(await renderPdf(doc, meta));
+    // Every word is printed, over more than one line, and nothing runs into the next column.
+    expect(text).not.toContain(long);
+    const wrapped = text.split('\n').filter((l) => /particulars|has to|wrap|column/.test(l));
+    expect(wrapped.length).toBeGreaterThan(1);
+    expect(wrapped.join(' ').replace(/\s+/g, ' ')).toContain('A very long');
+    for (const line of wrapped) expect(line).not.toMatch(/column\s+1\.00.*column/);
+    // pdftotext reads right-to-left text back in logical order only when it was drawn from the right.
+    expect(text).toContain('محمد علی');
+    expect(text).toContain('אברהם כהן');
+  });
+
+  it('shapes figures character by character only where that equals real shaping', () => {
+    const fonts = loadFonts();
+    const pdf = new PDFDocument({ font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal) });
+    const font: PdfkitFont = pdf._font;
+    expect(figuresComposable(font)).toBe(true);
+    // Roboto kerns "//": the check would refuse the shortcut if slashes were among the figures.
+    expect(figuresComposable(font, `${FIGURES}/`)).toBe(false);
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const n = String(random());
+      const text =
+        i % 3 === 0
+          ? `-${n.slice(0, 3)},${n.slice(3, 5)}.${n.slice(5, 7)}`
+          : i % 3 === 1
+            ? `2026-${n.slice(0, 2)}-${n.slice(2, 4)}`
+            : `(${n}): ${n.slice(1)}`;
+      const real = font.layoutRun(text);
+      const ours = composed(font, text);
+      expect(ours.glyphs.map((g) => g.id)).toEqual(real.glyphs.map((g) => g.id));
+      expect(ours.positions.map((p) => [p.xAdvance, p.xOffset, p.yOffset])).toEqual(
+        real.positions.map((p) => [p.xAdvance, p.xOffset, p.yOffset]),
+      );
+      expect(ours.advanceWidth).toBeCloseTo(real.advanceWidth, 9);
+    }
+  });
+});
+
 describe('fonts per script', () => {
   it('splits mixed text into runs of one font, keeping Latin in Roboto and spaces in place', () => {
     const fonts = loadFonts();
@@ -104,13 +162,8 @@ describe('fonts per script', () => {
       ['सुरेश ', 'NotoDevanagari'],
       ['Patel (Funder)', 'Roboto'],
     ]);
-    expect(runs[1]!.lineHeight).toBeLessThan(1);
-    // Right-to-left words go one by one with the spaces as their own runs.
-    expect(fonts.runs('محمد علی')!.map((r) => [r.text, r.font ?? 'Roboto'])).toEqual([
-      ['محمد', 'NotoArabic'],
-      [' ', 'Roboto'],
-      ['علی', 'NotoArabic'],
-    ]);
+    // A right-to-left run is marked so its words are laid out from the right.
+    expect(fonts.runs('محمد علی')).toEqual([{ text: 'محمد علی', font: 'NotoArabic', rtl: true }]);
   });
 });
 
