@@ -182,6 +182,8 @@ export interface CashRecordsTable {
   business_date: Day;
   city_id: string | null;
   amount: Numeric;
+  /** INR on the nominal side (expense, income, salary) of the record's latest event; else 0. */
+  nominal_inr: ColumnType<string, string | undefined, string>;
   record: Json;
   deleted: Generated<boolean>;
   created_at: CreatedAt;

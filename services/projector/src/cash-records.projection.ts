@@ -1,3 +1,5 @@
+import type { Posting } from '@bahi/contracts';
+import { add, amount, format, zero } from '@bahi/domain';
 import { RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
 
@@ -14,6 +16,19 @@ const SHAPES: Record<string, { kind: string; key: string; date: string; amount: 
   IncomeRecorded: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
   IncomeUpdated: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
 };
+
+const isNominal = (account: string) =>
+  account.startsWith('nominal:Expense:') ||
+  account.startsWith('nominal:Income:') ||
+  account === 'nominal:Salary';
+
+/** The INR value on the nominal side of an event's postings (what the day-wise report shows). */
+export function nominalInr(postings: readonly Posting[] | undefined): string {
+  const sum = (postings ?? [])
+    .filter((p) => isNominal(p.account))
+    .reduce((s, p) => add(s, amount(p.inr)), zero(2));
+  return format({ units: sum.units < 0n ? -sum.units : sum.units, scale: sum.scale }, 2);
+}
 
 /** Payments, transfers, salary payments, clearing payouts, expenses and incomes as rows. */
 export const cashRecords: Projection = {
@@ -36,6 +51,7 @@ export const cashRecords: Projection = {
         business_date: r[shape.date] as string,
         city_id: (r.city_id as string | undefined) ?? null,
         amount: r[shape.amount] as string,
+        nominal_inr: nominalInr(d.postings as Posting[] | undefined),
         record: JSON.stringify(r),
         created_at: event.metadata.recordedAt,
       });

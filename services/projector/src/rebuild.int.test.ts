@@ -92,6 +92,27 @@ describeOnPostgres('rebuilding read models from the log [postgres]', () => {
     expect((recorded.report as { identical: boolean }).identical).toBe(true);
   });
 
+  it("keeps each cash record's nominal INR as the journal has it (what migration 12 filled in)", async () => {
+    await caughtUp();
+    const { rows } = await sql<{ kind: string; rows: string; differing: string; nonzero: string }>`
+      SELECT r.kind, count(*)::text AS rows,
+             count(*) FILTER (WHERE r.nominal_inr <> coalesce((
+               SELECT abs(sum(j.inr)) FROM journal j
+                WHERE j.record_id = r.id
+                  AND j.position = (SELECT max(position) FROM journal WHERE record_id = r.id)
+                  AND (j.account LIKE 'nominal:Expense:%' OR j.account LIKE 'nominal:Income:%' OR j.account = 'nominal:Salary')), 0))::text AS differing,
+             count(*) FILTER (WHERE r.nominal_inr <> 0)::text AS nonzero
+        FROM cash_records r WHERE r.kind IN ('Expense', 'Income', 'SalaryPayment') GROUP BY r.kind ORDER BY r.kind`.execute(
+      readDb(),
+    );
+    // Twelve days of the seed hold expenses and incomes (salaries are paid at a month's end).
+    expect(rows.map((r) => r.kind)).toEqual(expect.arrayContaining(['Expense', 'Income']));
+    for (const r of rows) {
+      expect(r.differing).toBe('0');
+      expect(Number(r.nonzero)).toBeGreaterThan(0);
+    }
+  });
+
   it('finds damaged live rows (counts, checksums, balances), then repairs them by a swap while writes go on', async () => {
     await caughtUp();
     const victim = await readDb()

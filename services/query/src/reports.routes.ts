@@ -305,11 +305,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         sql<string>`case when r.kind = 'Income' then 'Income' else 'Expense' end`.as('type'),
         sql<string>`r.amount::text`.as('amount_entered'),
         // The INR value on the nominal side of the record's latest event.
-        sql<string>`coalesce((select abs(sum(j.inr)) from journal j where j.record_id = r.id
-                    and j.position = (select max(position) from journal where record_id = r.id)
-                    and (j.account like 'nominal:Expense:%' or j.account like 'nominal:Income:%' or j.account = 'nominal:Salary')), 0)::numeric(20, 2)::text`.as(
-          'amount',
-        ),
+        sql<string>`r.nominal_inr::text`.as('amount'),
       ])
       .orderBy('r.business_date')
       .orderBy('r.created_at');

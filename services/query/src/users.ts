@@ -13,7 +13,10 @@ type User = SignedInUser & { is_active: boolean };
  * deleted can therefore read for at most that long after the change (writes go through the
  * command side, which reads the stream every time).
  */
-export function loadUserFromLog(eventStore: EventStore, options: { cacheMs?: number; now?: () => number } = {}) {
+export function loadUserFromLog(
+  eventStore: EventStore,
+  options: { cacheMs?: number; now?: () => number } = {},
+) {
   const cacheMs = options.cacheMs ?? 1000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, { at: number; user: Promise<User | undefined> }>();
