@@ -1,12 +1,6 @@
 import type { RecordedEvent } from '@bahi/event-store';
-import type { ExpressionBuilder, OnConflictBuilder } from 'kysely';
 import { chunks, insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the conflict builder of any table
-type OnConflict = OnConflictBuilder<any, any>;
-// biome-ignore lint/suspicious/noExplicitAny: the expression builder of any table
-type AnyEb = ExpressionBuilder<any, any>;
 
 type Rec = Record<string, unknown>;
 type Change = { action: 'CREATE' | 'UPDATE' | 'DELETE'; model: string; id: string; data: Rec | null };
@@ -155,17 +149,12 @@ export const activityLog: Projection = {
         touched.set(change.id, JSON.stringify(change.data));
       }
     }
-    await insertRows(tx, 'activity_log', log, (q) =>
-      q.onConflict((oc: OnConflict) => oc.column('id').doNothing()),
-    );
+    await insertRows(tx, 'activity_log', log, { target: ['id'], nothing: true });
     await insertRows(
       tx,
       'activity_records',
       [...touched].map(([record_id, data]) => ({ record_id, data })),
-      (q) =>
-        q.onConflict((oc: OnConflict) =>
-          oc.column('record_id').doUpdateSet((eb: AnyEb) => ({ data: eb.ref('excluded.data') })),
-        ),
+      { target: ['record_id'], update: ['data'] },
     );
   },
 };

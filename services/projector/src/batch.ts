@@ -3,24 +3,85 @@ import { type Insertable, sql, type Transaction } from 'kysely';
 
 /** Postgres takes at most 65,535 parameters a statement; stay well under it. */
 const MAX_PARAMETERS = 30_000;
+/** Rows per INSERT: one JSON parameter each, a few megabytes at most. */
+const ROWS_PER_STATEMENT = 5_000;
+
+/** What to do with a row whose key is already there. */
+export type Conflict = { target: readonly string[] } & ({ nothing: true } | { update: readonly string[] });
+
+const SAFE = /^[a-z_][a-z0-9_]*$/;
+const columnTypes = new Map<string, Map<string, string>>();
 
 /**
- * Inserts rows in as few statements as the parameter limit allows: a batch of events becomes
- * a handful of statements instead of one (or more) per event.
+ * A table's column types (the same in the live schema and a rebuild's shadow one, which are
+ * made by the same migrations), read once per process.
+ */
+async function typesOf(tx: Transaction<Database>, table: string): Promise<Map<string, string>> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    const { rows } = await sql<{ name: string; type: string }>`
+      SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+        FROM pg_attribute a
+       WHERE a.attrelid = to_regclass(${table}) AND a.attnum > 0 AND NOT a.attisdropped`.execute(tx);
+    if (rows.length === 0) throw new Error(`insertRows: no table ${table}`);
+    types = new Map(rows.map((r) => [r.name, r.type]));
+    columnTypes.set(table, types);
+  }
+  return types;
+}
+
+const toJson = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/**
+ * Inserts rows as one JSON parameter per statement (`json_to_recordset`), typed by the
+ * table's own columns: a batch of events becomes a few statements, and neither kysely nor
+ * Postgres handles thousands of parameters (a multi-row VALUES with 30,000 parameters cost
+ * more to build and plan than to insert). Every row must have the same keys, none undefined
+ * (a missing value would be NULL, not the column's default). JSON columns take their rows'
+ * JSON text as it is.
  */
 export async function insertRows<T extends keyof Database & string>(
   tx: Transaction<Database>,
   table: T,
   rows: readonly Insertable<Database[T]>[],
-  // biome-ignore lint/suspicious/noExplicitAny: kysely's insert builder type per table
-  finish: (query: any) => any = (query) => query,
+  conflict?: Conflict,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.keys(rows[0] as object).length || 1;
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
-  for (let i = 0; i < rows.length; i += size) {
-    // biome-ignore lint/suspicious/noExplicitAny: the rows are the table's insertable rows
-    await finish(tx.insertInto(table).values(rows.slice(i, i + size) as any)).execute();
+  const types = await typesOf(tx, table);
+  const columns = Object.keys(rows[0] as object);
+  for (const row of rows) {
+    const keys = Object.keys(row as object);
+    if (
+      keys.length !== columns.length ||
+      keys.some((k, i) => k !== columns[i] || (row as Record<string, unknown>)[k] === undefined)
+    )
+      throw new Error(`insertRows(${table}): every row needs the same keys, none undefined`);
+  }
+  const json = (type: string) => type === 'json' || type === 'jsonb';
+  const shape = columns.map((c) => {
+    const type = types.get(c);
+    if (!type || !SAFE.test(c)) throw new Error(`insertRows(${table}): no column ${c}`);
+    return { name: c, type, recordType: json(type) ? 'text' : type };
+  });
+  const list = sql.raw(shape.map((c) => c.name).join(', '));
+  const select = sql.raw(
+    shape.map((c) => (json(c.type) ? `x.${c.name}::${c.type}` : `x.${c.name}`)).join(', '),
+  );
+  const recordDef = sql.raw(shape.map((c) => `${c.name} ${c.recordType}`).join(', '));
+  let onConflict = sql``;
+  if (conflict) {
+    if (![...conflict.target, ...('update' in conflict ? conflict.update : [])].every((c) => SAFE.test(c)))
+      throw new Error(`insertRows(${table}): unsafe conflict column`);
+    const target = sql.raw(conflict.target.join(', '));
+    onConflict =
+      'update' in conflict
+        ? sql` ON CONFLICT (${target}) DO UPDATE SET ${sql.raw(conflict.update.map((c) => `${c} = excluded.${c}`).join(', '))}`
+        : sql` ON CONFLICT (${target}) DO NOTHING`;
+  }
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const part = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT), toJson);
+    await sql`INSERT INTO ${sql.table(table)} (${list})
+      SELECT ${select} FROM json_to_recordset(${part}::json) AS x(${recordDef})${onConflict}`.execute(tx);
   }
 }
 
@@ -61,11 +122,7 @@ export class RecordChanges<T extends 'purchases' | 'sales' | 'cash_records'> {
     const rows = [...this.#rows.values()];
     if (rows.length > 0) {
       const columns = Object.keys(rows[0] as object).filter((c) => c !== 'id' && c !== 'created_at');
-      await insertRows(tx, this.table, rows, (q) =>
-        q.onConflict((oc: { column(c: string): { doUpdateSet(u: unknown): unknown } }) =>
-          oc.column('id').doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]))),
-        ),
-      );
+      await insertRows(tx, this.table, rows, { target: ['id'], update: columns });
     }
     if (this.#returned.length > 0) {
       for (const part of chunks(this.#returned, 10_000)) {

@@ -313,6 +313,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         chosen.map((projection) =>
           readDb.transaction().execute(async (tx) => {
             await useSchema(tx, shadow);
+            // The shadow is rebuilt from scratch if anything stops it: its commits need not
+            // wait for the disk (a crash loses at most the last ones; the swap commits durably).
+            await sql`SET LOCAL synchronous_commit = off`.execute(tx);
             await applyOrExplain(projection, tx, batch);
           }),
         ),

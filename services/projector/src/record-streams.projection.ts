@@ -1,9 +1,5 @@
-import type { OnConflictBuilder } from 'kysely';
 import { insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the conflict builder of any table
-type OnConflict = OnConflictBuilder<any, any>;
 
 /** Where each purchase and sale lives, so a return can load the right stream. */
 export const recordStreams: Projection = {
@@ -19,8 +15,6 @@ export const recordStreams: Projection = {
             : undefined;
       return record ? [{ record_id: record.id, kind: record.kind, stream_id: event.streamId }] : [];
     });
-    await insertRows(tx, 'record_streams', rows, (q) =>
-      q.onConflict((oc: OnConflict) => oc.column('record_id').doNothing()),
-    );
+    await insertRows(tx, 'record_streams', rows, { target: ['record_id'], nothing: true });
   },
 };
