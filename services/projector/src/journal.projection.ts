@@ -58,6 +58,8 @@ function recordOf(event: RecordedEvent): { id: string; date: string | undefined 
 export const journal: Projection = {
   name: 'journal',
   tables: ['journal', 'account_totals', 'account_days'],
+  // A delete's postings count on its record's last date, looked up by record.
+  readIndexes: ['journal_record'],
   async apply(tx, events) {
     // A delete counts on its record's last known date: from this batch if the record was
     // written in it, else from the journal (one query for all of them).

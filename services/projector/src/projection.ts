@@ -10,5 +10,11 @@ export interface Projection {
   name: string;
   /** The read-db tables it alone writes (a rebuild fills these in a shadow schema and swaps them). */
   tables: readonly string[];
+  /**
+   * Non-unique indexes of those tables that `apply` reads through. A rebuild drops the other
+   * non-unique indexes while it replays the log and builds them once at the end (unique ones,
+   * which upserts need, always stay).
+   */
+  readIndexes?: readonly string[];
   apply(tx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
 }

@@ -92,6 +92,27 @@ describeOnPostgres('rebuilding read models from the log [postgres]', () => {
     expect((recorded.report as { identical: boolean }).identical).toBe(true);
   });
 
+  it('swaps in tables with every index the migrations give them, though it built some only at the end', async () => {
+    await caughtUp();
+    const indexes = async () =>
+      (
+        await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes
+          WHERE schemaname = current_schema() ORDER BY indexname`.execute(readDb())
+      ).rows.map((r) => r.indexdef);
+    const before = await indexes();
+    expect(before).toContain(
+      'CREATE INDEX journal_account_date ON public.journal USING btree (account, business_date, "position")',
+    );
+    const report = await rebuildProjections({
+      eventStore: t.eventStore,
+      readDb: readDb(),
+      names: ['journal', 'purchases_and_sales', 'cash_records'],
+    });
+    expect(report.identical).toBe(true);
+    expect(report.comparisons.every((c) => c.swapped)).toBe(true);
+    expect(await indexes()).toEqual(before);
+  });
+
   it("keeps each cash record's nominal INR as the journal has it (what migration 12 filled in)", async () => {
     await caughtUp();
     const { rows } = await sql<{ kind: string; rows: string; differing: string; nonzero: string }>`

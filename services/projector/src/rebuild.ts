@@ -291,6 +291,10 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(tx as never);
     });
 
+    // Indexes that only queries use are built once at the end: kept up to date row by row
+    // while millions of rows arrive, they cost the rebuild most of its Postgres time.
+    const deferred = await dropDeferrableIndexes(readDb, shadow, chosen);
+
     // Catch up from the start of the log, every chosen projection on each batch read once.
     let position = 0n;
     let target = await eventStore.headPosition();
@@ -335,10 +339,20 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       await progress(position, target);
     }
 
+    // The deferred indexes, two at a time (each a sort of its table).
+    await inParallel(deferred, 2, (index) =>
+      readDb.transaction().execute(async (tx) => {
+        await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
+        await sql.raw(index.definition).execute(tx);
+      }),
+    );
     // Fresh tables have no planner statistics and no visibility map yet: give them both before
     // they serve reads (VACUUM cannot run inside a transaction, so each table on its own).
-    for (const table of chosen.flatMap((p) => p.tables))
-      await sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb);
+    await inParallel(
+      chosen.flatMap((p) => p.tables),
+      2,
+      (table) => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb),
+    );
 
     const comparisons: ProjectionComparison[] = [];
     for (const projection of chosen) {
@@ -440,6 +454,36 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       if (typeof outcome === 'object') return outcome;
     }
   }
+}
+
+/** Runs `fn` over the items, at most `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Drops the shadow tables' non-unique indexes that no chosen projection reads through while
+ * applying events; returns their definitions (pg_get_indexdef: same name, same schema) to be
+ * built after the replay.
+ */
+async function dropDeferrableIndexes(readDb: ReadDb, shadow: string, projections: readonly Projection[]) {
+  const tables = projections.flatMap((p) => p.tables);
+  const keep = new Set(projections.flatMap((p) => p.readIndexes ?? []));
+  const { rows } = await sql<{ name: string; definition: string }>`
+    SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
+      FROM pg_index x
+      JOIN pg_class i ON i.oid = x.indexrelid
+      JOIN pg_class t ON t.oid = x.indrelid
+      JOIN pg_namespace n ON n.oid = t.relnamespace
+     WHERE n.nspname = ${shadow} AND NOT x.indisunique AND t.relname IN (${sql.join(tables)})
+     ORDER BY i.relname`.execute(readDb);
+  const deferred = rows.filter((r) => !keep.has(r.name));
+  for (const index of deferred) await sql`DROP INDEX ${ident(shadow)}.${ident(index.name)}`.execute(readDb);
+  return deferred;
 }
 
 async function applyOrExplain(projection: Projection, tx: Tx, events: readonly RecordedEvent[]) {
