@@ -1,6 +1,9 @@
+import type { Database } from '@bahi/read-db';
 import { signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { z } from 'zod';
+import { CountCache } from './count-cache.ts';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
 import { day } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
@@ -32,7 +35,34 @@ async function customFieldValues(deps: QueryDeps) {
       }));
 }
 
+const PROJECTION = 'purchases_and_sales';
+
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  const counts = new CountCache();
+  /** totalItems: the rows themselves when all were asked for, else the (remembered) count. */
+  const countOf = (
+    q: z.infer<typeof transactionQuery>,
+    list: 'purchases' | 'sales',
+    found: Array<{ read_version: string }>,
+    // biome-ignore lint/suspicious/noExplicitAny: the list's filtered query, either table
+    base: SelectQueryBuilder<Database, any, object>,
+  ) =>
+    q.limit === -1
+      ? Promise.resolve(found.length)
+      : counts.count(
+          JSON.stringify([list, q.city_id ?? '', q.startDate ?? '', q.endDate ?? '']),
+          found[0]?.read_version,
+          async () => {
+            const row = await base
+              .select((eb) => [
+                eb.fn.countAll<string>().as('n'),
+                CountCache.version(PROJECTION).as('read_version'),
+              ])
+              .executeTakeFirstOrThrow();
+            return { count: Number(row.n), version: row.read_version };
+          },
+        );
+
   app.get('/api/transactions/purchases', async (request) => {
     signedIn(request);
     const q = transactionQuery.parse(request.query);
@@ -45,9 +75,6 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
     if (q.city_id) base = base.where('t.city_id', '=', q.city_id);
     if (q.startDate) base = base.where('t.purchase_date', '>=', q.startDate);
     if (q.endDate) base = base.where('t.purchase_date', '<=', q.endDate);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-    );
     let rows = base
       .leftJoin('parties as f', 'f.id', 't.funder_id')
       .leftJoin('products as p', 'p.id', 't.product_id')
@@ -77,13 +104,16 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         'g.name as godown_name',
         'k.name as collector_name',
         'a.name as agent_name',
+        CountCache.version(PROJECTION).as('read_version'),
       ])
       .orderBy('t.purchase_date', 'desc')
       .orderBy('t.created_at', 'desc');
     if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
     const values = await customFieldValues(deps);
     const named = (id: string | null, name: string | null) => (id ? { id, name } : null);
-    const data = (await rows.execute()).map((r) => ({
+    const found = await rows.execute();
+    const total = await countOf(q, 'purchases', found, base);
+    const data = found.map((r) => ({
       id: r.id,
       type: r.type,
       purchase_date: r.purchase_date,
@@ -122,9 +152,6 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
     if (q.city_id) base = base.where('t.agent_city_id', '=', q.city_id);
     if (q.startDate) base = base.where('t.sale_date', '>=', q.startDate);
     if (q.endDate) base = base.where('t.sale_date', '<=', q.endDate);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-    );
     let rows = base
       .leftJoin('parties as a', 'a.id', 't.agent_id')
       .leftJoin('products as p', 'p.id', 't.product_id')
@@ -145,12 +172,15 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         'a.name as agent_name',
         'p.name as product_name',
         'g.name as godown_name',
+        CountCache.version(PROJECTION).as('read_version'),
       ])
       .orderBy('t.sale_date', 'desc')
       .orderBy('t.created_at', 'desc');
     if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
     const values = await customFieldValues(deps);
-    const data = (await rows.execute()).map((r) => ({
+    const found = await rows.execute();
+    const total = await countOf(q, 'sales', found, base);
+    const data = found.map((r) => ({
       id: r.id,
       sale_date: r.sale_date,
       agent_id: r.agent_id,

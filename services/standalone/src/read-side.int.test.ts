@@ -273,6 +273,21 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
     });
     expect(sold.status).toBe(201);
     const sales = await call('GET', `/transactions/sales?city_id=${ids.karachi}`);
+    expect(sales.body.totalItems).toBe(1);
+    // The count follows every write: a remembered count serves only the version it was read at.
+    const second = await call('POST', '/transactions/sales', {
+      sale_date: '2026-11-08',
+      agent_id: agent,
+      product_id: ids.product,
+      godown_id: ids.godown,
+      rate: 300,
+      quantity: 1,
+    });
+    const karachiPage = () => call('GET', `/transactions/sales?city_id=${ids.karachi}&limit=1`);
+    expect((await karachiPage()).body.totalItems).toBe(2);
+    expect((await karachiPage()).body.totalItems).toBe(2);
+    expect((await call('DELETE', `/transactions/sales/${second.body.id}`)).status).toBe(200);
+    expect((await karachiPage()).body.totalItems).toBe(1);
     expect(sales.body.data[0]).toMatchObject({
       agent: { name: 'Vikram' },
       quantity: '5.0000',
