@@ -70,12 +70,14 @@ export interface RebuildOptions {
   liveWaitMs?: number;
   onProgress?: (progress: { position: bigint; target: bigint; events: number }) => void;
   /** Told when each step after the replay is done. */
-  onStep?: (step: 'indexes built' | 'vacuumed' | 'compared and swapped') => void;
+  onStep?: (step: 'replayed' | 'compared and swapped') => void;
 }
 
 /** A rebuild that has not reported for this long is taken to have died with its process. */
 const ABANDONED_AFTER_MS = 5 * 60_000;
 const BALANCE_DIFFERENCES_SHOWN = 100;
+/** Batches read ahead of the slowest projection during a rebuild's replay. */
+const AHEAD = 2;
 
 export function resolveProjections(
   names: readonly string[] | undefined,
@@ -246,7 +248,7 @@ async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise
  * and the shadow ones in, all in one transaction: readers see the old tables or the new ones.
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
-  const { eventStore, readDb, batchSize = 2000, liveWaitMs = 5000, onProgress } = options;
+  const { eventStore, readDb, batchSize = 5000, liveWaitMs = 5000, onProgress } = options;
   const chosen = resolveProjections(options.names, options.projections ?? allProjections);
   const swap = options.swap ?? true;
   const id =
@@ -313,57 +315,89 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       page.catch(() => {}); // awaited below; never an unhandled rejection if we stop first
       return page;
     };
-    let next = read(position);
+    // Each projection applies the batches in order in a lane of its own, so a slow projection
+    // holds back only itself; the log is read at most AHEAD batches in front of the slowest.
+    const lanes: Promise<unknown>[] = chosen.map(() => Promise.resolve());
+    const window: Array<{ done: Promise<unknown>; last: bigint; size: number }> = [];
+    const settle = async () => {
+      const oldest = window.shift()!;
+      try {
+        await oldest.done;
+      } catch (error) {
+        await Promise.allSettled(lanes); // nothing of the shadow is still being written
+        throw error;
+      }
+      position = oldest.last;
+      events += oldest.size;
+      await progress(position, target);
+    };
+    let readAt = position;
+    let next = read(readAt);
     for (;;) {
       const batch = await next;
       if (batch.length === 0) break;
-      const last = batch.at(-1)!.position;
-      next = read(last);
-      const applied = await Promise.allSettled(
-        chosen.map((projection) =>
-          readDb.transaction().execute(async (tx) => {
-            await useSchema(tx, shadow);
-            // The shadow is rebuilt from scratch if anything stops it: its commits need not
-            // wait for the disk (a crash loses at most the last ones; the swap commits durably).
-            await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-            await applyOrExplain(projection, tx, batch);
-          }),
-        ),
+      readAt = batch.at(-1)!.position;
+      const done = Promise.all(
+        chosen.map((projection, i) => {
+          lanes[i] = lanes[i]!.then(() =>
+            readDb.transaction().execute(async (tx) => {
+              await useSchema(tx, shadow);
+              // The shadow is rebuilt from scratch if anything stops it: its commits need not
+              // wait for the disk (a crash loses at most the last ones; the swap commits durably).
+              await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+              await applyOrExplain(projection, tx, batch);
+            }),
+          );
+          return lanes[i];
+        }),
       );
-      const failed = applied.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
-      position = last;
-      events += batch.length;
-      if (position >= target) {
+      done.catch(() => {}); // awaited by settle
+      window.push({ done, last: readAt, size: batch.length });
+      let stop = false;
+      if (readAt >= target) {
         const head = await eventStore.headPosition();
-        if (head - position < BigInt(batchSize)) {
-          await progress(position, position);
-          break;
-        }
-        target = head;
+        if (head - readAt < BigInt(batchSize)) stop = true;
+        else target = head;
       }
-      await progress(position, target);
+      if (stop) break;
+      next = read(readAt);
+      while (window.length > AHEAD) await settle();
     }
-
-    // The deferred indexes, two at a time (each a sort of its table).
-    await inParallel(deferred, 2, (index) =>
-      readDb.transaction().execute(async (tx) => {
-        await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
-        await sql.raw(index.definition).execute(tx);
+    // Each projection, once its lane has applied the last batch: its deferred indexes (each a
+    // sort of its table), VACUUM (ANALYZE) of its tables (fresh tables have no planner
+    // statistics and no visibility map), then the comparison and swap under its checkpoint's
+    // lock. At most two such steps at a time: the projections that finish early use the core
+    // the slowest one leaves free.
+    const caughtUp = readAt;
+    const heavy = limiter(2);
+    const tails = chosen.map((projection, i) =>
+      lanes[i]!.then(async () => {
+        for (const index of deferred.filter((d) => projection.tables.includes(d.table)))
+          await heavy(() =>
+            readDb.transaction().execute(async (tx) => {
+              await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
+              await sql.raw(index.definition).execute(tx);
+            }),
+          );
+        // VACUUM cannot run inside a transaction: each table on its own.
+        for (const table of projection.tables)
+          await heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb));
+        return heavy(() => finish(projection, caughtUp));
       }),
     );
-    options.onStep?.('indexes built');
-    // Fresh tables have no planner statistics and no visibility map yet: give them both before
-    // they serve reads (VACUUM cannot run inside a transaction, so each table on its own).
-    await inParallel(
-      chosen.flatMap((p) => p.tables),
-      2,
-      (table) => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb),
-    );
-    options.onStep?.('vacuumed');
-
-    // Each projection compares and swaps under its own checkpoint's lock: two at a time.
-    const comparisons = await inParallel(chosen, 2, (projection) => finish(projection, position));
+    for (const tail of tails) tail.catch(() => {}); // settled below
+    try {
+      while (window.length > 0) await settle();
+    } catch (error) {
+      await Promise.allSettled(tails);
+      throw error;
+    }
+    await progress(position, position);
+    options.onStep?.('replayed');
+    const settled = await Promise.allSettled(tails);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const comparisons = settled.map((r) => (r as PromiseFulfilledResult<ProjectionComparison>).value);
     options.onStep?.('compared and swapped');
     const report: RebuildReport = {
       id,
@@ -463,22 +497,21 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   }
 }
 
-/** Runs `fn` over the items, at most `limit` at a time; the results in the items' order. */
-async function inParallel<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
+/** Runs the functions given to it, at most `max` at a time, in the order they came. */
+function limiter(max: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active < max) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // a finished one hands its slot over
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
@@ -489,8 +522,8 @@ async function inParallel<T, R>(
 async function dropDeferrableIndexes(readDb: ReadDb, shadow: string, projections: readonly Projection[]) {
   const tables = projections.flatMap((p) => p.tables);
   const keep = new Set(projections.flatMap((p) => p.readIndexes ?? []));
-  const { rows } = await sql<{ name: string; definition: string }>`
-    SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
+  const { rows } = await sql<{ name: string; table: string; definition: string }>`
+    SELECT i.relname AS name, t.relname AS table, pg_get_indexdef(i.oid) AS definition
       FROM pg_index x
       JOIN pg_class i ON i.oid = x.indexrelid
       JOIN pg_class t ON t.oid = x.indrelid
