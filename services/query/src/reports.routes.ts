@@ -237,7 +237,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
   app.get('/api/reports/dashboard-summary', async (request) => {
     signedIn(request);
     await readAfterClientPosition(deps, request, ['masters', 'journal']);
-    const totals = await sql<{ kind: string; total: string }>`
+    const totalsQuery = sql<{ kind: string; total: string }>`
       select p.kind,
              (sum(p.opening_balance * coalesce(c.rate, 1))
               + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(20, 2)::text as total
@@ -249,18 +249,25 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         ) m on true
        where not p.deleted
        group by p.kind`.execute(deps.readDb);
+    // The last 30 days' nominal sums (a scan of account_days_nominal), and the day they end on
+    // from the same statement, so the two agree about "today"; days without any count as zero.
+    const sumsQuery = sql<{
+      today: string;
+      days: Array<{ day: string; income: string; expense: string }>;
+    }>`
+      select current_date::text as today,
+             coalesce((select json_agg(s) from (
+               select business_date::text as day,
+                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
+                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(20, 2)::text as expense
+                 from account_days
+                where business_date between current_date - 29 and current_date
+                  and account like 'nominal:%'
+                group by business_date) s), '[]') as days`.execute(deps.readDb);
+    const [totals, { rows: found }] = await Promise.all([totalsQuery, sumsQuery]);
     const total = (kind: string) => totals.rows.find((r) => r.kind === kind)?.total ?? '0.00';
-    // The last 30 days' nominal sums in one range scan; days without any count as zero.
-    const today = (await sql<{ today: string }>`select current_date::text as today`.execute(deps.readDb))
-      .rows[0]!.today;
-    const sums = await sql<{ day: string; income: string; expense: string }>`
-      select business_date::text as day,
-             coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
-             coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(20, 2)::text as expense
-        from account_days
-       where business_date between ${today}::date - 29 and ${today}::date and account like 'nominal:%'
-       group by business_date`.execute(deps.readDb);
-    const byDay = new Map(sums.rows.map((r) => [r.day, r]));
+    const today = found[0]!.today;
+    const byDay = new Map(found[0]!.days.map((r) => [r.day, r]));
     const end = Date.parse(`${today}T00:00:00Z`);
     const days = Array.from({ length: 30 }, (_, i) => {
       const day = new Date(end - (29 - i) * 86_400_000).toISOString().slice(0, 10);
