@@ -372,16 +372,25 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     const heavy = limiter(2);
     const tails = chosen.map((projection, i) =>
       lanes[i]!.then(async () => {
-        for (const index of deferred.filter((d) => projection.tables.includes(d.table)))
-          await heavy(() =>
-            readDb.transaction().execute(async (tx) => {
-              await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
-              await sql.raw(index.definition).execute(tx);
-            }),
-          );
+        // A projection's indexes side by side (the journal, last to finish, has the big ones).
+        await Promise.all(
+          deferred
+            .filter((d) => projection.tables.includes(d.table))
+            .map((index) =>
+              heavy(() =>
+                readDb.transaction().execute(async (tx) => {
+                  await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
+                  await sql.raw(index.definition).execute(tx);
+                }),
+              ),
+            ),
+        );
         // VACUUM cannot run inside a transaction: each table on its own.
-        for (const table of projection.tables)
-          await heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb));
+        await Promise.all(
+          projection.tables.map((table) =>
+            heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb)),
+          ),
+        );
         return heavy(() => finish(projection, caughtUp));
       }),
     );
