@@ -5,6 +5,8 @@ import { createPgSqlClient } from '@bahi/sql-client';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../../../test/postgres.ts';
+import { journal } from './journal.projection.ts';
+import type { Projection } from './projection.ts';
 import { allProjections } from './projector.ts';
 import { rebuildProjections, requestRebuild } from './rebuild.ts';
 
@@ -111,6 +113,39 @@ describeOnPostgres('rebuilding read models from the log [postgres]', () => {
     expect(report.identical).toBe(true);
     expect(report.comparisons.every((c) => c.swapped)).toBe(true);
     expect(await indexes()).toEqual(before);
+  });
+
+  it('swaps nothing when one projection cannot replay the log, though the others could', async () => {
+    await caughtUp();
+    const oid = async (table: string) =>
+      (await sql<{ oid: string }>`SELECT to_regclass(${table})::oid::text AS oid`.execute(readDb())).rows[0]!
+        .oid;
+    const journalBefore = await oid('journal');
+    const broken: Projection = {
+      name: 'cash_records',
+      tables: ['cash_records'],
+      async apply(_tx, events) {
+        if (events.some((e) => e.type === 'ExpenseRecorded')) throw new Error('simulated failure');
+      },
+    };
+    await expect(
+      rebuildProjections({
+        eventStore: t.eventStore,
+        readDb: readDb(),
+        projections: [journal, broken],
+        batchSize: 50,
+      }),
+    ).rejects.toThrow(/cash_records cannot apply the events after position \d+: simulated failure/);
+    expect(await oid('journal')).toBe(journalBefore);
+    const last = await readDb()
+      .selectFrom('projection_rebuilds')
+      .select(['status', 'error'])
+      .orderBy('requested_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last).toMatchObject({ status: 'failed' });
+    const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM pg_namespace
+      WHERE nspname LIKE 'rebuild_%' OR nspname LIKE 'retired_%'`.execute(readDb());
+    expect(rows[0]!.n).toBe('0');
   });
 
   it("keeps each cash record's nominal INR as the journal has it (what migration 12 filled in)", async () => {

@@ -364,10 +364,10 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       while (window.length > AHEAD) await settle();
     }
     // Each projection, once its lane has applied the last batch: its deferred indexes (each a
-    // sort of its table), VACUUM (ANALYZE) of its tables (fresh tables have no planner
-    // statistics and no visibility map), then the comparison and swap under its checkpoint's
-    // lock. At most two such steps at a time: the projections that finish early use the core
-    // the slowest one leaves free.
+    // sort of its table) and VACUUM (ANALYZE) of its tables (fresh tables have no planner
+    // statistics and no visibility map), while the slower lanes go on; then, once every lane is
+    // through, the comparison and swap under its checkpoint's lock. At most two such steps at a
+    // time.
     const caughtUp = readAt;
     const heavy = limiter(2);
     const tails = chosen.map((projection, i) =>
@@ -391,6 +391,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
             heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb)),
           ),
         );
+        // Nothing is swapped unless every projection has replayed the whole log.
+        await Promise.all(lanes);
         return heavy(() => finish(projection, caughtUp));
       }),
     );
