@@ -36,9 +36,9 @@ const toJson = (_key: string, value: unknown) => (typeof value === 'bigint' ? va
  * Inserts rows as one JSON parameter per statement (`json_to_recordset`), typed by the
  * table's own columns: a batch of events becomes a few statements, and neither kysely nor
  * Postgres handles thousands of parameters (a multi-row VALUES with 30,000 parameters cost
- * more to build and plan than to insert). Every row must have the same keys, none undefined
- * (a missing value would be NULL, not the column's default). JSON columns take their rows'
- * JSON text as it is.
+ * more to build and plan than to insert). The first row's keys are the columns; every row
+ * needs a value for each (a missing one would be NULL, not the column's default). JSON
+ * columns take their rows' JSON text as it is.
  */
 export async function insertRows<T extends keyof Database & string>(
   tx: Transaction<Database>,
@@ -49,14 +49,10 @@ export async function insertRows<T extends keyof Database & string>(
   if (rows.length === 0) return;
   const types = await typesOf(tx, table);
   const columns = Object.keys(rows[0] as object);
-  for (const row of rows) {
-    const keys = Object.keys(row as object);
-    if (
-      keys.length !== columns.length ||
-      keys.some((k, i) => k !== columns[i] || (row as Record<string, unknown>)[k] === undefined)
-    )
-      throw new Error(`insertRows(${table}): every row needs the same keys, none undefined`);
-  }
+  for (const row of rows)
+    for (const c of columns)
+      if ((row as Record<string, unknown>)[c] === undefined)
+        throw new Error(`insertRows(${table}): every row needs a value for ${c} (null, not undefined)`);
   const json = (type: string) => type === 'json' || type === 'jsonb';
   const shape = columns.map((c) => {
     const type = types.get(c);

@@ -1,5 +1,5 @@
 import type { Posting } from '@bahi/contracts';
-import { add, amount, format, zero } from '@bahi/domain';
+import { add, amount, format, neg, zero } from '@bahi/domain';
 import { RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
 
@@ -27,7 +27,7 @@ export function nominalInr(postings: readonly Posting[] | undefined): string {
   const sum = (postings ?? [])
     .filter((p) => isNominal(p.account))
     .reduce((s, p) => add(s, amount(p.inr)), zero(2));
-  return format({ units: sum.units < 0n ? -sum.units : sum.units, scale: sum.scale }, 2);
+  return format(sum.units < 0n ? neg(sum) : sum, 2);
 }
 
 /** Payments, transfers, salary payments, clearing payouts, expenses and incomes as rows. */

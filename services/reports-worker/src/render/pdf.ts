@@ -52,7 +52,8 @@ interface TextStyle {
 /** A word (with the spaces after it) in one font, measured. */
 interface Piece {
   text: string;
-  font: string;
+  /** The font family (its style and size are the line's). */
+  family: string;
   width: number;
   /** Width of the trailing spaces (not counted at the end of a line). */
   trail: number;
@@ -81,7 +82,7 @@ class Typesetter {
     private readonly fonts: FontSet,
   ) {}
 
-  private use(family: string, style: FontStyle, size: number): string {
+  private use(family: string, style: FontStyle, size: number): void {
     const name = `${family}/${style}`;
     if (!this.registered.has(name)) {
       const files = this.fonts.fonts[family] ?? this.fonts.fonts[DEFAULT_FAMILY]!;
@@ -91,7 +92,6 @@ class Typesetter {
       this.registered.add(name);
     } else if (`${name}@${size}` !== this.current) this.doc.font(name, size);
     this.current = `${name}@${size}`;
-    return name;
   }
 
   /** After a new page or a shape fill, the next text sets its colour again. */
@@ -126,10 +126,11 @@ class Typesetter {
       // One run in a left-to-right script: measured and drawn whole when it fits.
       if (runs.length === 1 && !runs[0]!.rtl) {
         const run = runs[0]!;
-        const font = this.use(run.font ?? DEFAULT_FAMILY, s.style, s.size);
+        const family = run.font ?? DEFAULT_FAMILY;
+        this.use(family, s.style, s.size);
         const w = this.doc.widthOfString(run.text);
         if (w <= width) {
-          lines.push([{ text: run.text, font, width: w, trail: 0, rtl: !!run.rtl }]);
+          lines.push([{ text: run.text, family, width: w, trail: 0, rtl: !!run.rtl }]);
           continue;
         }
       }
@@ -152,27 +153,28 @@ class Typesetter {
       used += piece.width + piece.trail;
     };
     for (const run of runs) {
-      const font = this.use(run.font ?? DEFAULT_FAMILY, s.style, s.size);
+      const family = run.font ?? DEFAULT_FAMILY;
+      this.use(family, s.style, s.size);
       for (const token of run.text.match(/\S+\s*|\s+/g) ?? []) {
         const word = token.trimEnd();
         const space = token.slice(word.length);
         const trail = space ? this.doc.widthOfString(space) : 0;
         const w = word ? this.doc.widthOfString(word) : 0;
         if (w <= width) {
-          push({ text: token, font, width: w, trail, rtl: !!run.rtl });
+          push({ text: token, family, width: w, trail, rtl: !!run.rtl });
           continue;
         }
         // A word wider than the column is broken where it has to be.
         let part = '';
         for (const ch of word) {
           if (part && this.doc.widthOfString(part + ch) > width) {
-            push({ text: part, font, width: this.doc.widthOfString(part), trail: 0, rtl: !!run.rtl });
+            push({ text: part, family, width: this.doc.widthOfString(part), trail: 0, rtl: !!run.rtl });
             part = '';
           }
           part += ch;
         }
         if (part)
-          push({ text: part + space, font, width: this.doc.widthOfString(part), trail, rtl: !!run.rtl });
+          push({ text: part + space, family, width: this.doc.widthOfString(part), trail, rtl: !!run.rtl });
       }
     }
     if (line.length > 0) lines.push(line);
@@ -187,8 +189,7 @@ class Typesetter {
     for (const line of lines) {
       let at = align === 'right' ? x + width - lineWidth(line) : x;
       for (const { piece, advance } of visualOrder(line)) {
-        const name = piece.font.slice(0, piece.font.indexOf('/'));
-        this.use(name, s.style, s.size);
+        this.use(piece.family, s.style, s.size);
         // Spaces are advances, not drawn: a right-to-left word would put its own on the left.
         this.doc.text(piece.trail ? piece.text.trimEnd() : piece.text, at, y, {
           lineBreak: false,
