@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { escapeLike } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
+import { VersionedCache } from './versioned-cache.ts';
 
 /** Paging and filters of every list (spec section 7): page 1-based, limit 15 by default, -1 for all. */
 export const listQuery = z.object({
@@ -123,6 +124,14 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
 
 export type PartyKind = (typeof PARTY_KINDS)[keyof typeof PARTY_KINDS];
 
+const partyCountCaches = new WeakMap<QueryDeps['readDb'], VersionedCache<number>>();
+/** Party list counts, per read database (tests run several in one process). */
+function partyCounts(deps: QueryDeps) {
+  const cache = partyCountCaches.get(deps.readDb) ?? new VersionedCache<number>();
+  partyCountCaches.set(deps.readDb, cache);
+  return cache;
+}
+
 /** One kind of party as a list page: city, opening balance and movements on its normal side. */
 export async function listParties(
   deps: QueryDeps,
@@ -142,11 +151,9 @@ export async function listParties(
     .where('p.deleted', '=', false);
   if (like) base = base.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.phone', 'ilike', like)]));
   if (q.city_id) base = base.where('p.city_id', '=', q.city_id);
-  const total = Number(
-    (await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-  );
   let rows = base
     .select([
+      VersionedCache.version('masters').as('read_version'),
       'p.id',
       'p.name',
       'p.city_id',
@@ -175,7 +182,25 @@ export async function listParties(
     .orderBy('p.name')
     .orderBy('p.id');
   if (q.limit !== -1) rows = rows.limit(q.limit).offset(offset);
-  const data = (await rows.execute()).map((r) => ({
+  const found = await rows.execute();
+  // The count reads only the masters projection's parties: remembered at its version.
+  const total =
+    q.limit === -1
+      ? found.length
+      : await partyCounts(deps).get(
+          JSON.stringify([partyKind, like ?? '', q.city_id ?? '']),
+          found[0]?.read_version,
+          async () => {
+            const row = await base
+              .select((eb) => [
+                eb.fn.countAll<string>().as('n'),
+                VersionedCache.version('masters').as('read_version'),
+              ])
+              .executeTakeFirstOrThrow();
+            return { value: Number(row.n), version: row.read_version };
+          },
+        );
+  const data = found.map((r) => ({
     id: r.id,
     name: r.name,
     city_id: r.city_id,

@@ -3,42 +3,51 @@ import { signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
-import { CountCache } from './count-cache.ts';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
 import { day } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
+import { VersionedCache } from './versioned-cache.ts';
 
 const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });
 
 /**
  * Custom field values as the screens read them: only fields whose definition still exists
- * (a deleted definition's values stay in the event history, not on screen).
+ * (a deleted definition's values stay in the event history, not on screen). The definitions'
+ * names are remembered at the version of their projection the page was read at.
  */
-async function customFieldValues(deps: QueryDeps) {
-  const definitions = new Map(
-    (
-      await deps.readDb
-        .selectFrom('custom_field_definitions')
-        .select(['id', 'name'])
-        .where('deleted', '=', false)
-        .execute()
-    ).map((d) => [d.id, d.name]),
-  );
-  return (recordId: string, values: Record<string, unknown>) =>
-    Object.entries(values)
-      .filter(([id]) => definitions.has(id))
-      .map(([id, value]) => ({
-        id: `${recordId}:${id}`,
-        custom_field_definition_id: id,
-        value,
-        definition: { name: definitions.get(id)! },
-      }));
+function customFieldValues(deps: QueryDeps) {
+  const names = new VersionedCache<Map<string, string>>(1);
+  const load = async () => {
+    const { rows } = await sql<{ version: string | null; definitions: Array<{ id: string; name: string }> }>`
+      SELECT ${VersionedCache.version(FIELDS)} AS version,
+             coalesce((SELECT json_agg(json_build_object('id', id, 'name', name))
+                         FROM custom_field_definitions WHERE NOT deleted), '[]') AS definitions`.execute(
+      deps.readDb,
+    );
+    const row = rows[0]!;
+    return { version: row.version, value: new Map(row.definitions.map((d) => [d.id, d.name])) };
+  };
+  /** The values of the page's rows, given the definitions' version read with them. */
+  return async (version: string | null | undefined) => {
+    const definitions = await names.get('', version, load);
+    return (recordId: string, values: Record<string, unknown>) =>
+      Object.entries(values)
+        .filter(([id]) => definitions.has(id))
+        .map(([id, value]) => ({
+          id: `${recordId}:${id}`,
+          custom_field_definition_id: id,
+          value,
+          definition: { name: definitions.get(id)! },
+        }));
+  };
 }
 
 const PROJECTION = 'purchases_and_sales';
+const FIELDS = 'custom_field_definitions';
 
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
-  const counts = new CountCache();
+  const counts = new VersionedCache<number>();
+  const fieldValues = customFieldValues(deps);
   /** totalItems: the rows themselves when all were asked for, else the (remembered) count. */
   const countOf = (
     q: z.infer<typeof transactionQuery>,
@@ -49,17 +58,17 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
   ) =>
     q.limit === -1
       ? Promise.resolve(found.length)
-      : counts.count(
+      : counts.get(
           JSON.stringify([list, q.city_id ?? '', q.startDate ?? '', q.endDate ?? '']),
           found[0]?.read_version,
           async () => {
             const row = await base
               .select((eb) => [
                 eb.fn.countAll<string>().as('n'),
-                CountCache.version(PROJECTION).as('read_version'),
+                VersionedCache.version(PROJECTION).as('read_version'),
               ])
               .executeTakeFirstOrThrow();
-            return { count: Number(row.n), version: row.read_version };
+            return { value: Number(row.n), version: row.read_version };
           },
         );
 
@@ -104,15 +113,16 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         'g.name as godown_name',
         'k.name as collector_name',
         'a.name as agent_name',
-        CountCache.version(PROJECTION).as('read_version'),
+        VersionedCache.version(PROJECTION).as('read_version'),
+        VersionedCache.version(FIELDS).as('fields_version'),
       ])
       .orderBy('t.purchase_date', 'desc')
       .orderBy('t.created_at', 'desc');
     if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
-    const values = await customFieldValues(deps);
     const named = (id: string | null, name: string | null) => (id ? { id, name } : null);
     const found = await rows.execute();
     const total = await countOf(q, 'purchases', found, base);
+    const values = await fieldValues(found[0]?.fields_version);
     const data = found.map((r) => ({
       id: r.id,
       type: r.type,
@@ -172,14 +182,15 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         'a.name as agent_name',
         'p.name as product_name',
         'g.name as godown_name',
-        CountCache.version(PROJECTION).as('read_version'),
+        VersionedCache.version(PROJECTION).as('read_version'),
+        VersionedCache.version(FIELDS).as('fields_version'),
       ])
       .orderBy('t.sale_date', 'desc')
       .orderBy('t.created_at', 'desc');
     if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
-    const values = await customFieldValues(deps);
     const found = await rows.execute();
     const total = await countOf(q, 'sales', found, base);
+    const values = await fieldValues(found[0]?.fields_version);
     const data = found.map((r) => ({
       id: r.id,
       sale_date: r.sale_date,

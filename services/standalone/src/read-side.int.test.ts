@@ -92,6 +92,11 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       (await call('GET', '/masters/funders?search=1234')).body.data.map((f: { name: string }) => f.name),
     ).toEqual(['Asha']);
     expect((await call('GET', '/masters/funders?search=%25')).body.totalItems).toBe(0); // % is a letter here
+    // Counts are remembered per version of the parties; a new funder moves it.
+    const carl = (await call('POST', '/masters/funders', { name: 'Carl', city_id: ids.mumbai })).body.id;
+    expect((await call('GET', '/masters/funders?page=1&limit=1')).body.totalItems).toBe(3);
+    expect((await call('DELETE', `/masters/funders/${carl}`)).status).toBe(200);
+    expect((await call('GET', '/masters/funders?page=1&limit=1')).body.totalItems).toBe(2);
     expect(
       (await call('GET', `/masters/funders?city_id=${ids.mumbai}`)).body.data.map(
         (f: { name: string }) => f.name,
@@ -294,6 +299,17 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       total: '1500.00',
       customFieldValues: [{ custom_field_definition_id: grade, value: 'A', definition: { name: 'Grade' } }],
     });
+    // Renamed, the list shows the new name at once (names are remembered per version).
+    const renamed = await call('PUT', `/masters/custom-fields/${grade}`, {
+      name: 'Quality',
+      type: 'SELECT',
+      options: ['A', 'B'],
+      entity_types: ['Sale'],
+    });
+    expect(renamed.status).toBe(200);
+    expect((await call('GET', '/transactions/sales')).body.data[0].customFieldValues).toMatchObject([
+      { definition: { name: 'Quality' } },
+    ]);
     // A deleted definition's values leave the screens; the event history keeps them.
     await call('DELETE', `/masters/custom-fields/${grade}`);
     expect((await call('GET', '/transactions/sales')).body.data[0].customFieldValues).toEqual([]);
