@@ -139,6 +139,8 @@ if (process.env.SKIP_REBUILD !== '1') {
     liveWaitMs: 0,
     ...(process.env.REBUILD_BATCH ? { batchSize: Number(process.env.REBUILD_BATCH) } : {}),
     onStep: (step) => log(`rebuild: ${step} at ${((performance.now() - started) / 1000).toFixed(1)} s`),
+    onProjectionStep: (name, step) =>
+      log(`rebuild: ${name} ${step} at ${((performance.now() - started) / 1000).toFixed(1)} s`),
     onProgress: ({ position, target, events: n }) => {
       if (position >= target) caughtUpAt ||= performance.now();
       if (performance.now() - shown > 10_000) {
@@ -148,6 +150,7 @@ if (process.env.SKIP_REBUILD !== '1') {
     },
   });
   const total = (performance.now() - started) / 1000;
+  log(`rebuild: the rebuilt tables are ${report.identical ? 'identical to' : 'NOT identical to'} the live ones`);
   const replay = ((caughtUpAt || performance.now()) - started) / 1000;
   const own = process.cpuUsage(own0);
   const ownSeconds = (own.user + own.system) / 1e6;
@@ -199,7 +202,7 @@ const query: ChildProcess = spawn(
       BAHI_JWT_SECRET: JWT_SECRET,
       BAHI_LICENSE: license,
       BAHI_LICENSE_PUBLIC_KEY: keys.publicKeyPem,
-      BAHI_DB_POOL_SIZE: String(CONNECTIONS),
+      BAHI_DB_POOL_SIZE: process.env.POOL ?? String(CONNECTIONS),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   },

@@ -11,6 +11,9 @@ import {
   type QueryResult,
 } from 'kysely';
 
+/** `COPY <table> (<columns>) FROM STDIN`, run with its data as the one parameter. */
+const COPY_FROM_STDIN = /^COPY\s.+\sFROM STDIN$/s;
+
 class HeldConnection implements DatabaseConnection {
   constructor(
     private readonly connection: SqlQueryable,
@@ -18,6 +21,15 @@ class HeldConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (COPY_FROM_STDIN.test(compiled.sql)) {
+      // A COPY the projector sends (insertRows): its one parameter is the data, which goes by
+      // COPY's own protocol.
+      const [data] = compiled.parameters;
+      if (compiled.parameters.length !== 1 || typeof data !== 'string')
+        throw new Error('COPY ... FROM STDIN takes its data as the one parameter');
+      await this.connection.copyIn(compiled.sql, data);
+      return { rows: [] };
+    }
     const result = await this.connection.query(compiled.sql, compiled.parameters);
     return {
       rows: result.rows as R[],

@@ -202,11 +202,6 @@ export interface ActivityLogTable {
   created_at: CreatedAt;
 }
 
-export interface ActivityRecordsTable {
-  record_id: string;
-  data: Json;
-}
-
 export interface NotificationsTable {
   id: string;
   audience: string;
@@ -245,7 +240,6 @@ export interface Database {
   sales: SalesTable;
   cash_records: CashRecordsTable;
   activity_log: ActivityLogTable;
-  activity_records: ActivityRecordsTable;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
   notification_reads_all: NotificationReadsAllTable;

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { SqlClient, SqlQueryable, SqlRow } from './sql-client.ts';
 
 export interface PgSqlClientOptions {
@@ -32,6 +35,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
     exec: async (sql: string) => {
       await client.query(sql); // no parameters: the simple protocol runs several statements
     },
+    copyIn: (sql: string, data: string) => copyIn(client, sql, data),
   });
 
   return {
@@ -39,6 +43,18 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
     query,
     exec: async (sql) => {
       await pool.query(sql);
+    },
+    async copyIn(sql, data) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await copyIn(client, sql, data);
+      } catch (error) {
+        broken = error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
     async withConnection(fn) {
       const client = await pool.connect();
@@ -102,4 +118,9 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
       await pool.end();
     },
   };
+}
+
+function copyIn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
+  if (!/^COPY\s.+\sFROM STDIN$/s.test(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
+  return pipeline(Readable.from([data]), client.query(copyFrom(sql)));
 }

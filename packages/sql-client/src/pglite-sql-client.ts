@@ -17,11 +17,17 @@ export function createPgliteSqlClient(db: PGlite, options: { closeDb?: boolean }
     exec: async (sql: string) => {
       await db.exec(sql);
     },
+    copyIn: async (sql: string, data: string) => {
+      // PGlite has no STDIN: COPY reads the data from a blob the query brings.
+      if (!/^COPY\s.+\sFROM STDIN$/s.test(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
+      await db.query(sql.replace(/FROM STDIN$/, "FROM '/dev/blob'"), [], { blob: new Blob([data]) });
+    },
   };
   return {
     kind: 'pglite',
     query: (sql, params) => mutex.run(() => raw.query(sql, params)),
     exec: (sql) => mutex.run(() => raw.exec(sql)),
+    copyIn: (sql, data) => mutex.run(() => raw.copyIn(sql, data)),
     withConnection: (fn) => mutex.run(() => fn(raw)),
     transaction: (fn) =>
       mutex.run(async () => {

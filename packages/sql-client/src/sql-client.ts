@@ -16,6 +16,11 @@ export interface SqlQueryable {
   query<R extends SqlRow = SqlRow>(sql: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `COPY <table> (<columns>) FROM STDIN` with `data` in COPY's text format: the
+   * cheapest way to load many rows (Postgres parses no JSON and no statement per row).
+   */
+  copyIn(sql: string, data: string): Promise<void>;
 }
 
 export interface SqlClient extends SqlQueryable {

@@ -110,27 +110,32 @@ function changeOf(event: RecordedEvent): Change | undefined {
 /** The activity log: who created, changed or deleted which record, and its data before and after. */
 export const activityLog: Projection = {
   name: 'activity_log',
-  tables: ['activity_log', 'activity_records'],
+  tables: ['activity_log'],
+  // An edit or delete logs the data it replaced: its record's latest entry, by record.
+  readIndexes: ['activity_log_record'],
   async apply(tx, events) {
     const changes = events.flatMap((event) => {
       const change = changeOf(event);
       return change ? [{ event, change }] : [];
     });
     if (changes.length === 0) return;
-    // Each record's data as it stands: from before this batch (one query), then as the batch
-    // changes it, so an update or delete logs the data it replaced.
+    // Each record's data as it stands: from before this batch (its latest logged data, one
+    // query), then as the batch changes it, so an update or delete logs the data it replaced.
     const current = new Map<string, unknown>();
     const earlier = [...new Set(changes.filter((c) => c.change.action !== 'CREATE').map((c) => c.change.id))];
     for (const ids of chunks(earlier)) {
       const rows = await tx
-        .selectFrom('activity_records')
-        .select(['record_id', 'data'])
+        .selectFrom('activity_log')
+        .select(['record_id', 'new_data'])
+        .distinctOn('record_id')
         .where('record_id', 'in', ids)
+        .where('new_data', 'is not', null)
+        .orderBy('record_id')
+        .orderBy('position', 'desc')
         .execute();
-      for (const row of rows) current.set(row.record_id, row.data);
+      for (const row of rows) current.set(row.record_id, row.new_data);
     }
     const log = [];
-    const touched = new Map<string, string>();
     for (const { event, change } of changes) {
       const before = change.action === 'CREATE' ? undefined : current.get(change.id);
       log.push({
@@ -144,17 +149,8 @@ export const activityLog: Projection = {
         new_data: change.data ? JSON.stringify(change.data) : null,
         created_at: event.metadata.recordedAt,
       });
-      if (change.data) {
-        current.set(change.id, change.data);
-        touched.set(change.id, JSON.stringify(change.data));
-      }
+      if (change.data) current.set(change.id, change.data);
     }
-    await insertRows(tx, 'activity_log', log, { target: ['id'], nothing: true });
-    await insertRows(
-      tx,
-      'activity_records',
-      [...touched].map(([record_id, data]) => ({ record_id, data })),
-      { target: ['record_id'], update: ['data'] },
-    );
+    await insertRows(tx, 'activity_log', log);
   },
 };

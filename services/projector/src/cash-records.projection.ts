@@ -45,16 +45,20 @@ export const cashRecords: Projection = {
       const shape = SHAPES[event.type];
       if (!shape) continue;
       const r = d[shape.key] as Rec;
-      changes.write(r.id as string, {
-        id: r.id as string,
-        kind: shape.kind as 'Payment',
-        business_date: r[shape.date] as string,
-        city_id: (r.city_id as string | undefined) ?? null,
-        amount: r[shape.amount] as string,
-        nominal_inr: nominalInr(d.postings as Posting[] | undefined),
-        record: JSON.stringify(r),
-        created_at: event.metadata.recordedAt,
-      });
+      changes.write(
+        r.id as string,
+        {
+          id: r.id as string,
+          kind: shape.kind as 'Payment',
+          business_date: r[shape.date] as string,
+          city_id: (r.city_id as string | undefined) ?? null,
+          amount: r[shape.amount] as string,
+          nominal_inr: nominalInr(d.postings as Posting[] | undefined),
+          record: JSON.stringify(r),
+          created_at: event.metadata.recordedAt,
+        },
+        !event.type.endsWith('Updated'),
+      );
     }
     await changes.apply(tx);
   },

@@ -17,23 +17,27 @@ export const purchasesAndSales: Projection = {
         case 'PurchaseRecorded':
         case 'PurchaseUpdated': {
           const p = d.purchase as Rec;
-          purchases.write(p.id as string, {
-            id: p.id as string,
-            type: p.type as 'Godown',
-            purchase_date: p.purchase_date as string,
-            city_id: p.city_id as string,
-            funder_id: p.funder_id as string,
-            product_id: p.product_id as string,
-            godown_id: p.godown_id as string | null,
-            collector_id: p.collector_id as string | null,
-            agent_id: p.agent_id as string | null,
-            rate: p.rate as string,
-            quantity: p.quantity as string,
-            paid_amount: p.paid_amount as string,
-            commission: p.commission as string,
-            custom_fields: JSON.stringify(p.custom_fields ?? {}),
-            created_at: at,
-          });
+          purchases.write(
+            p.id as string,
+            {
+              id: p.id as string,
+              type: p.type as 'Godown',
+              purchase_date: p.purchase_date as string,
+              city_id: p.city_id as string,
+              funder_id: p.funder_id as string,
+              product_id: p.product_id as string,
+              godown_id: p.godown_id as string | null,
+              collector_id: p.collector_id as string | null,
+              agent_id: p.agent_id as string | null,
+              rate: p.rate as string,
+              quantity: p.quantity as string,
+              paid_amount: p.paid_amount as string,
+              commission: p.commission as string,
+              custom_fields: JSON.stringify(p.custom_fields ?? {}),
+              created_at: at,
+            },
+            event.type === 'PurchaseRecorded',
+          );
           break;
         }
         case 'PurchaseReturned': {
@@ -47,19 +51,23 @@ export const purchasesAndSales: Projection = {
         case 'SaleRecorded':
         case 'SaleUpdated': {
           const s = d.sale as Rec;
-          sales.write(s.id as string, {
-            id: s.id as string,
-            sale_date: s.sale_date as string,
-            agent_id: s.agent_id as string,
-            agent_city_id: d.agent_city_id as string,
-            product_id: s.product_id as string,
-            godown_id: s.godown_id as string,
-            rate: s.rate as string,
-            quantity: s.quantity as string,
-            clearing_charge: s.clearing_charge as string,
-            custom_fields: JSON.stringify(s.custom_fields ?? {}),
-            created_at: at,
-          });
+          sales.write(
+            s.id as string,
+            {
+              id: s.id as string,
+              sale_date: s.sale_date as string,
+              agent_id: s.agent_id as string,
+              agent_city_id: d.agent_city_id as string,
+              product_id: s.product_id as string,
+              godown_id: s.godown_id as string,
+              rate: s.rate as string,
+              quantity: s.quantity as string,
+              clearing_charge: s.clearing_charge as string,
+              custom_fields: JSON.stringify(s.custom_fields ?? {}),
+              created_at: at,
+            },
+            event.type === 'SaleRecorded',
+          );
           break;
         }
         case 'SaleReturned': {

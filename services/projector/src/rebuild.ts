@@ -71,6 +71,8 @@ export interface RebuildOptions {
   onProgress?: (progress: { position: bigint; target: bigint; events: number }) => void;
   /** Told when each step after the replay is done. */
   onStep?: (step: 'replayed' | 'compared and swapped') => void;
+  /** Told when one projection is through a step of its own (its lane, indexes, vacuum, swap). */
+  onProjectionStep?: (projection: string, step: 'replayed' | 'indexed' | 'vacuumed' | 'compared') => void;
 }
 
 /** A rebuild that has not reported for this long is taken to have died with its process. */
@@ -372,6 +374,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     const heavy = limiter(2);
     const tails = chosen.map((projection, i) =>
       lanes[i]!.then(async () => {
+        options.onProjectionStep?.(projection.name, 'replayed');
         // A projection's indexes side by side (the journal, last to finish, has the big ones).
         await Promise.all(
           deferred
@@ -385,15 +388,19 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
               ),
             ),
         );
+        options.onProjectionStep?.(projection.name, 'indexed');
         // VACUUM cannot run inside a transaction: each table on its own.
         await Promise.all(
           projection.tables.map((table) =>
             heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb)),
           ),
         );
+        options.onProjectionStep?.(projection.name, 'vacuumed');
         // Nothing is swapped unless every projection has replayed the whole log.
         await Promise.all(lanes);
-        return heavy(() => finish(projection, caughtUp));
+        const comparison = await heavy(() => finish(projection, caughtUp));
+        options.onProjectionStep?.(projection.name, 'compared');
+        return comparison;
       }),
     );
     for (const tail of tails) tail.catch(() => {}); // settled below
@@ -478,9 +485,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         const tables = [];
         for (const table of projection.tables)
           tables.push(await compareTable(tx, live, shadow, projection.name, table));
-        const differences = projection.tables.includes('journal')
-          ? await balanceDifferences(tx, live, shadow)
-          : [];
+        // Balances are sums of journal lines: only a journal that differs can differ in them.
+        const journal = tables.find((t) => t.table === 'journal');
+        const differences = journal && !journal.identical ? await balanceDifferences(tx, live, shadow) : [];
         if (swap) {
           for (const table of projection.tables) {
             await sql`ALTER TABLE ${ident(live)}.${ident(table)} SET SCHEMA ${ident(retired)}`.execute(tx);

@@ -15,6 +15,6 @@ export const recordStreams: Projection = {
             : undefined;
       return record ? [{ record_id: record.id, kind: record.kind, stream_id: event.streamId }] : [];
     });
-    await insertRows(tx, 'record_streams', rows, { target: ['record_id'], nothing: true });
+    await insertRows(tx, 'record_streams', rows);
   },
 };

@@ -13,6 +13,7 @@ import * as m20261121T1000 from './2026-11-21T10-00-account-totals.ts';
 import * as m20261121T1100 from './2026-11-21T11-00-list-order-indexes.ts';
 import * as m20261121T1200 from './2026-11-21T12-00-cash-record-nominal-inr.ts';
 import * as m20261121T1300 from './2026-11-21T13-00-account-days-nominal.ts';
+import * as m20261121T1400 from './2026-11-21T14-00-activity-log-by-record.ts';
 
 /** Every read-db migration, named by timestamp; kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T11-00-list-order-indexes': m20261121T1100,
   '2026-11-21T12-00-cash-record-nominal-inr': m20261121T1200,
   '2026-11-21T13-00-account-days-nominal': m20261121T1300,
+  '2026-11-21T14-00-activity-log-by-record': m20261121T1400,
 };
