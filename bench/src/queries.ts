@@ -162,7 +162,9 @@ if (process.env.SKIP_REBUILD !== '1') {
   log(`rebuild: ${results.rebuild}`);
 }
 
-// 3. Query latency, against the query service as its own process.
+// 3. Query latency, against the query service as its own process. A rebuild leaves gigabytes
+// of WAL and dirty pages behind: a checkpoint writes them now, not during the first endpoint.
+await sql.query('CHECKPOINT', []);
 const rows = async <R>(text: string) => (await sql.query<R & Record<string, unknown>>(text, [])).rows;
 const [busy] = await rows<{ account: string; n: string }>(
   `SELECT account, count(*)::text AS n FROM journal WHERE account LIKE 'collector:%' GROUP BY account ORDER BY count(*) DESC LIMIT 1`,
@@ -202,7 +204,8 @@ const query: ChildProcess = spawn(
       BAHI_JWT_SECRET: JWT_SECRET,
       BAHI_LICENSE: license,
       BAHI_LICENSE_PUBLIC_KEY: keys.publicKeyPem,
-      BAHI_DB_POOL_SIZE: process.env.POOL ?? String(CONNECTIONS),
+      // The service's own pool (10 connections by default) unless POOL says otherwise.
+      ...(process.env.POOL ? { BAHI_DB_POOL_SIZE: process.env.POOL } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   },
