@@ -150,7 +150,9 @@ if (process.env.SKIP_REBUILD !== '1') {
     },
   });
   const total = (performance.now() - started) / 1000;
-  log(`rebuild: the rebuilt tables are ${report.identical ? 'identical to' : 'NOT identical to'} the live ones`);
+  log(
+    `rebuild: the rebuilt tables are ${report.identical ? 'identical to' : 'NOT identical to'} the live ones`,
+  );
   const replay = ((caughtUpAt || performance.now()) - started) / 1000;
   const own = process.cpuUsage(own0);
   const ownSeconds = (own.user + own.system) / 1e6;
