@@ -256,7 +256,7 @@ for (const endpoint of endpoints) {
   // autocannon keeps CONNECTIONS requests in flight over keep-alive connections and records
   // each latency in an HdrHistogram; it costs far less CPU per request than a loop of fetch
   // calls, which matters when the client shares the 2 cores with the service and Postgres.
-  const cpu0 = { query: processCpu(query.pid!), machine: machineCpu() };
+  const cpu0 = { query: processCpu(query.pid!), machine: machineCpu(), client: process.cpuUsage() };
   const result = await autocannon({
     url: `${base}${endpoint.path}`,
     connections: CONNECTIONS,
@@ -265,9 +265,11 @@ for (const endpoint of endpoints) {
   });
   const queryCpu = processCpu(query.pid!) - cpu0.query;
   const machine = machineCpu() - cpu0.machine;
+  const client = process.cpuUsage(cpu0.client);
+  const clientCpu = (client.user + client.system) / 1e6;
   const perRequest = (seconds: number) => ((seconds * 1000) / result.requests.total).toFixed(2);
   log(
-    `${endpoint.name}: CPU per request ${perRequest(queryCpu)} ms in the query service, ${perRequest(machine - queryCpu)} ms elsewhere (Postgres, the client)`,
+    `${endpoint.name}: CPU per request ${perRequest(queryCpu)} ms in the query service, ${perRequest(clientCpu)} ms in the client, ${perRequest(machine - queryCpu - clientCpu)} ms elsewhere (Postgres)`,
   );
   const failures = result.errors + result.timeouts + result.non2xx;
   if (failures > 0) throw new Error(`${endpoint.path}: ${failures} failed requests`);

@@ -23,13 +23,14 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
   pool.on('error', () => {});
   const listeners = new Map<string, { client: pg.Client; callbacks: Set<(payload: string) => void> }>();
 
+  const statements = new PreparedStatements();
   const query = async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
-    const result = await pool.query(sql, params as unknown[]);
+    const result = await statements.run(pool, sql, params);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   };
   const wrap = (client: pg.PoolClient): SqlQueryable => ({
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await statements.run(client, sql, params);
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     },
     exec: async (sql: string) => {
@@ -123,4 +124,51 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
 function copyIn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
   if (!/^COPY\s.+\sFROM STDIN$/s.test(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
   return pipeline(Readable.from([data]), client.query(copyFrom(sql)));
+}
+
+/**
+ * Reads that repeat run as named (prepared) statements: Postgres parses and plans them once
+ * per connection instead of on every call. Planning a list page's query (a few joins over
+ * tables with several partial indexes) cost ~0.9 ms of Postgres CPU, many times its execution
+ * (pgbench on the large seed: 2,000 calls/s unprepared, 17,800 prepared; docs/benchmarks.md).
+ *
+ * Only SELECT and WITH statements seen twice are named, at most MAX_NAMED per process, so
+ * one-off statements and lists of varying length do not pile up in every backend. A named
+ * statement whose tables changed shape under it (a migration run by another process) fails
+ * with "cached plan must not change result type": that text then runs unnamed from then on.
+ */
+class PreparedStatements {
+  static readonly MAX_NAMED = 500;
+  static readonly MAX_SEEN = 5_000;
+  readonly #named = new Map<string, string>();
+  readonly #seen = new Set<string>();
+  readonly #never = new Set<string>();
+
+  #nameOf(sql: string): string | undefined {
+    const known = this.#named.get(sql);
+    if (known) return known;
+    if (this.#named.size >= PreparedStatements.MAX_NAMED || this.#never.has(sql)) return undefined;
+    if (!/^\s*(select|with)\s/i.test(sql) || sql.length > 20_000) return undefined;
+    if (!this.#seen.has(sql)) {
+      if (this.#seen.size >= PreparedStatements.MAX_SEEN) this.#seen.clear();
+      this.#seen.add(sql);
+      return undefined;
+    }
+    const name = `bahi_${this.#named.size + 1}`;
+    this.#named.set(sql, name);
+    return name;
+  }
+
+  async run(on: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) {
+    const name = this.#nameOf(sql);
+    if (!name) return on.query(sql, params as unknown[]);
+    try {
+      return await on.query({ name, text: sql, values: params as unknown[] });
+    } catch (error) {
+      if (!/cached plan must not change result type/.test((error as Error).message)) throw error;
+      this.#named.delete(sql);
+      this.#never.add(sql);
+      return on.query(sql, params as unknown[]);
+    }
+  }
 }

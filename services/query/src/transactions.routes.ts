@@ -44,10 +44,31 @@ function customFieldValues(deps: QueryDeps) {
 
 const PROJECTION = 'purchases_and_sales';
 const FIELDS = 'custom_field_definitions';
+const MASTERS = 'masters';
+
+/**
+ * The names of every party and product (deleted ones too: their old records still show them),
+ * remembered at the version of the masters projection a page was read at. A list page joined
+ * up to five of them; planning those joins cost Postgres more than running the page.
+ */
+function masterNamesOf(deps: QueryDeps) {
+  const names = new VersionedCache<Map<string, string>>(1);
+  const load = async () => {
+    const { rows } = await sql<{ version: string | null; names: Array<{ id: string; name: string }> }>`
+      SELECT ${VersionedCache.version(MASTERS)} AS version,
+             coalesce((SELECT json_agg(json_build_object('id', n.id, 'name', n.name))
+                         FROM (SELECT id, name FROM parties UNION ALL SELECT id, name FROM products) n),
+                      '[]') AS names`.execute(deps.readDb);
+    const row = rows[0]!;
+    return { version: row.version, value: new Map(row.names.map((n) => [n.id, n.name])) };
+  };
+  return (version: string | null | undefined) => names.get('', version, load);
+}
 
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   const counts = new VersionedCache<number>();
   const fieldValues = customFieldValues(deps);
+  const masterNames = masterNamesOf(deps);
   /** totalItems: the rows themselves when all were asked for, else the (remembered) count. */
   const countOf = (
     q: z.infer<typeof transactionQuery>,
@@ -85,11 +106,6 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
     if (q.startDate) base = base.where('t.purchase_date', '>=', q.startDate);
     if (q.endDate) base = base.where('t.purchase_date', '<=', q.endDate);
     let rows = base
-      .leftJoin('parties as f', 'f.id', 't.funder_id')
-      .leftJoin('products as p', 'p.id', 't.product_id')
-      .leftJoin('parties as g', 'g.id', 't.godown_id')
-      .leftJoin('parties as k', 'k.id', 't.collector_id')
-      .leftJoin('parties as a', 'a.id', 't.agent_id')
       .select([
         't.id',
         't.type',
@@ -108,36 +124,33 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
         sql<string>`t.paid_amount::text`.as('paid_amount'),
         sql<string>`t.commission::text`.as('commission'),
-        'f.name as funder_name',
-        'p.name as product_name',
-        'g.name as godown_name',
-        'k.name as collector_name',
-        'a.name as agent_name',
         VersionedCache.version(PROJECTION).as('read_version'),
         VersionedCache.version(FIELDS).as('fields_version'),
+        VersionedCache.version(MASTERS).as('masters_version'),
       ])
       .orderBy('t.purchase_date', 'desc')
       .orderBy('t.created_at', 'desc');
     if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
-    const named = (id: string | null, name: string | null) => (id ? { id, name } : null);
     const found = await rows.execute();
     const total = await countOf(q, 'purchases', found, base);
     const values = await fieldValues(found[0]?.fields_version);
+    const names = await masterNames(found[0]?.masters_version);
+    const named = (id: string | null) => (id ? { id, name: names.get(id) ?? null } : null);
     const data = found.map((r) => ({
       id: r.id,
       type: r.type,
       purchase_date: r.purchase_date,
       city_id: r.city_id,
       funder_id: r.funder_id,
-      funder: named(r.funder_id, r.funder_name),
+      funder: named(r.funder_id),
       product_id: r.product_id,
-      product: named(r.product_id, r.product_name),
+      product: named(r.product_id),
       godown_id: r.godown_id,
-      godown: named(r.godown_id, r.godown_name),
+      godown: named(r.godown_id),
       collector_id: r.collector_id,
-      collector: named(r.collector_id, r.collector_name),
+      collector: named(r.collector_id),
       agent_id: r.agent_id,
-      agent: named(r.agent_id, r.agent_name),
+      agent: named(r.agent_id),
       rate: r.rate,
       quantity: r.quantity,
       returned_quantity: r.returned_quantity,
@@ -163,9 +176,6 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
     if (q.startDate) base = base.where('t.sale_date', '>=', q.startDate);
     if (q.endDate) base = base.where('t.sale_date', '<=', q.endDate);
     let rows = base
-      .leftJoin('parties as a', 'a.id', 't.agent_id')
-      .leftJoin('products as p', 'p.id', 't.product_id')
-      .leftJoin('parties as g', 'g.id', 't.godown_id')
       .select([
         't.id',
         't.agent_id',
@@ -179,11 +189,9 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
         sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
         sql<string>`t.clearing_charge::text`.as('clearing_charge'),
-        'a.name as agent_name',
-        'p.name as product_name',
-        'g.name as godown_name',
         VersionedCache.version(PROJECTION).as('read_version'),
         VersionedCache.version(FIELDS).as('fields_version'),
+        VersionedCache.version(MASTERS).as('masters_version'),
       ])
       .orderBy('t.sale_date', 'desc')
       .orderBy('t.created_at', 'desc');
@@ -191,15 +199,16 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
     const found = await rows.execute();
     const total = await countOf(q, 'sales', found, base);
     const values = await fieldValues(found[0]?.fields_version);
+    const names = await masterNames(found[0]?.masters_version);
     const data = found.map((r) => ({
       id: r.id,
       sale_date: r.sale_date,
       agent_id: r.agent_id,
-      agent: { id: r.agent_id, name: r.agent_name },
+      agent: { id: r.agent_id, name: names.get(r.agent_id) ?? null },
       product_id: r.product_id,
-      product: { id: r.product_id, name: r.product_name },
+      product: { id: r.product_id, name: names.get(r.product_id) ?? null },
       godown_id: r.godown_id,
-      godown: { id: r.godown_id, name: r.godown_name },
+      godown: { id: r.godown_id, name: names.get(r.godown_id) ?? null },
       rate: r.rate,
       quantity: r.quantity,
       returned_quantity: r.returned_quantity,

@@ -299,6 +299,16 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       total: '1500.00',
       customFieldValues: [{ custom_field_definition_id: grade, value: 'A', definition: { name: 'Grade' } }],
     });
+    // A renamed agent shows under the new name at once (names are remembered per version).
+    const renamedAgent = await call('PUT', `/masters/agents/${agent}`, {
+      name: 'Vikram S',
+      city_id: ids.karachi,
+    });
+    expect(renamedAgent.status).toBe(200);
+    expect((await call('GET', '/transactions/sales')).body.data[0].agent).toEqual({
+      id: agent,
+      name: 'Vikram S',
+    });
     // Renamed, the list shows the new name at once (names are remembered per version).
     const renamed = await call('PUT', `/masters/custom-fields/${grade}`, {
       name: 'Quality',

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { withTestDatabase } from '../../../test/postgres.ts';
+import { createPgSqlClient } from './pg-sql-client.ts';
+
+describe.skipIf(!process.env.DATABASE_URL)('pg sql client: named statements', () => {
+  it('names a read the second time it runs, and runs it unnamed once its table changed shape', async () => {
+    const db = await withTestDatabase('sqlclient');
+    const sql = createPgSqlClient({ connectionString: db.url, max: 1 });
+    try {
+      await sql.exec('CREATE TABLE t (id int PRIMARY KEY, name text); INSERT INTO t VALUES (1, $$a$$)');
+      const read = 'SELECT * FROM t WHERE id = $1';
+      const prepared = async (statement: string) =>
+        (
+          await sql.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1',
+            [statement],
+          )
+        ).rows[0]!.n;
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'a' }]);
+      expect(await prepared(read)).toBe(0); // seen once: not named
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'a' }]);
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'a' }]);
+      expect(await prepared(read)).toBe(1);
+      // Writes and one-off statements stay unnamed.
+      const write = 'UPDATE t SET name = $1 WHERE id = 1';
+      for (let i = 0; i < 2; i++) await sql.query(write, ['b']);
+      expect(await prepared(write)).toBe(0);
+      // Another process migrates the table: the named statement's plan no longer fits.
+      const other = createPgSqlClient({ connectionString: db.url, max: 1 });
+      await other.exec('ALTER TABLE t ADD COLUMN note text');
+      await other.close();
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'b', note: null }]);
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'b', note: null }]);
+    } finally {
+      await sql.close();
+      await db.drop();
+    }
+  });
+});
