@@ -8,8 +8,8 @@ const ROWS_PER_STATEMENT = 5_000;
 /** Rows per COPY: a few megabytes of text at most. */
 const ROWS_PER_COPY = 20_000;
 
-/** What to do with a row whose key is already there. */
-export type Conflict = { target: readonly string[] } & ({ nothing: true } | { update: readonly string[] });
+/** A row whose key is already there: these columns take the new row's values. */
+export type Conflict = { target: readonly string[]; update: readonly string[] };
 
 const SAFE = /^[a-z_][a-z0-9_]*$/;
 const columnTypes = new Map<string, Map<string, string>>();
@@ -52,9 +52,10 @@ export function copyValue(value: unknown): string {
 }
 
 /**
- * Inserts rows in a few statements, typed by the table's own columns: plain inserts by COPY
- * (Postgres parses each value once, ~3x less work than JSON), inserts that may conflict as one
- * JSON parameter per statement (`json_to_recordset`) with ON CONFLICT. Neither kysely nor
+ * Inserts rows in a few statements, typed by the table's own columns: new rows by COPY
+ * (Postgres parses each value once, ~3x less work than JSON; a row already there fails the
+ * statement), rows that may be there (`conflict`) as an upsert from one JSON parameter per
+ * statement (`json_to_recordset`, ON CONFLICT ... DO UPDATE). Neither kysely nor
  * Postgres handles thousands of parameters well (a multi-row VALUES with 30,000 parameters
  * cost more to build and plan than to insert). The first row's keys are the columns; every row
  * needs a value for each (a missing one would be NULL, not the column's default). JSON
@@ -99,16 +100,11 @@ export async function insertRows<T extends keyof Database & string>(
     shape.map((c) => (json(c.type) ? `x.${c.name}::${c.type}` : `x.${c.name}`)).join(', '),
   );
   const recordDef = sql.raw(shape.map((c) => `${c.name} ${c.recordType}`).join(', '));
-  let onConflict = sql``;
-  if (conflict) {
-    if (![...conflict.target, ...('update' in conflict ? conflict.update : [])].every((c) => SAFE.test(c)))
-      throw new Error(`insertRows(${table}): unsafe conflict column`);
-    const target = sql.raw(conflict.target.join(', '));
-    onConflict =
-      'update' in conflict
-        ? sql` ON CONFLICT (${target}) DO UPDATE SET ${sql.raw(conflict.update.map((c) => `${c} = excluded.${c}`).join(', '))}`
-        : sql` ON CONFLICT (${target}) DO NOTHING`;
-  }
+  if (![...conflict.target, ...conflict.update].every((c) => SAFE.test(c)))
+    throw new Error(`insertRows(${table}): unsafe conflict column`);
+  const onConflict = sql` ON CONFLICT (${sql.raw(conflict.target.join(', '))}) DO UPDATE SET ${sql.raw(
+    conflict.update.map((c) => `${c} = excluded.${c}`).join(', '),
+  )}`;
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const part = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT), toJson);
     await sql`INSERT INTO ${sql.table(table)} (${list})

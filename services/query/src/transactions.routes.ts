@@ -1,7 +1,7 @@
 import type { Database } from '@bahi/read-db';
 import { signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
 import { day } from './query-params.ts';
@@ -10,60 +10,59 @@ import { VersionedCache } from './versioned-cache.ts';
 
 const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });
 
-/**
- * Custom field values as the screens read them: only fields whose definition still exists
- * (a deleted definition's values stay in the event history, not on screen). The definitions'
- * names are remembered at the version of their projection the page was read at.
- */
-function customFieldValues(deps: QueryDeps) {
-  const names = new VersionedCache<Map<string, string>>(1);
-  const load = async () => {
-    const { rows } = await sql<{ version: string | null; definitions: Array<{ id: string; name: string }> }>`
-      SELECT ${VersionedCache.version(FIELDS)} AS version,
-             coalesce((SELECT json_agg(json_build_object('id', id, 'name', name))
-                         FROM custom_field_definitions WHERE NOT deleted), '[]') AS definitions`.execute(
-      deps.readDb,
-    );
-    const row = rows[0]!;
-    return { version: row.version, value: new Map(row.definitions.map((d) => [d.id, d.name])) };
-  };
-  /** The values of the page's rows, given the definitions' version read with them. */
-  return async (version: string | null | undefined) => {
-    const definitions = await names.get('', version, load);
-    return (recordId: string, values: Record<string, unknown>) =>
-      Object.entries(values)
-        .filter(([id]) => definitions.has(id))
-        .map(([id, value]) => ({
-          id: `${recordId}:${id}`,
-          custom_field_definition_id: id,
-          value,
-          definition: { name: definitions.get(id)! },
-        }));
-  };
-}
-
 const PROJECTION = 'purchases_and_sales';
 const FIELDS = 'custom_field_definitions';
 const MASTERS = 'masters';
 
 /**
- * The names of every party and product (deleted ones too: their old records still show them),
- * remembered at the version of the masters projection a page was read at. A list page joined
- * up to five of them; planning those joins cost Postgres more than running the page.
+ * Names by id from one projection's tables (`rows`: a query of `id` and `name`), remembered at
+ * the version of that projection a page was read at.
  */
-function masterNamesOf(deps: QueryDeps) {
+function namesAtVersion(deps: QueryDeps, projection: string, rows: RawBuilder<unknown>) {
   const names = new VersionedCache<Map<string, string>>(1);
   const load = async () => {
-    const { rows } = await sql<{ version: string | null; names: Array<{ id: string; name: string }> }>`
-      SELECT ${VersionedCache.version(MASTERS)} AS version,
-             coalesce((SELECT json_agg(json_build_object('id', n.id, 'name', n.name))
-                         FROM (SELECT id, name FROM parties UNION ALL SELECT id, name FROM products) n),
+    const { rows: found } = await sql<{ version: string | null; names: Array<{ id: string; name: string }> }>`
+      SELECT ${VersionedCache.version(projection)} AS version,
+             coalesce((SELECT json_agg(json_build_object('id', n.id, 'name', n.name)) FROM (${rows}) n),
                       '[]') AS names`.execute(deps.readDb);
-    const row = rows[0]!;
+    const row = found[0]!;
     return { version: row.version, value: new Map(row.names.map((n) => [n.id, n.name])) };
   };
   return (version: string | null | undefined) => names.get('', version, load);
 }
+
+/**
+ * Custom field values as the screens read them: only fields whose definition still exists
+ * (a deleted definition's values stay in the event history, not on screen).
+ */
+function customFieldValues(deps: QueryDeps) {
+  const definitions = namesAtVersion(
+    deps,
+    FIELDS,
+    sql`SELECT id, name FROM custom_field_definitions WHERE NOT deleted`,
+  );
+  /** The values of the page's rows, given the definitions' version read with them. */
+  return async (version: string | null | undefined) => {
+    const names = await definitions(version);
+    return (recordId: string, values: Record<string, unknown>) =>
+      Object.entries(values)
+        .filter(([id]) => names.has(id))
+        .map(([id, value]) => ({
+          id: `${recordId}:${id}`,
+          custom_field_definition_id: id,
+          value,
+          definition: { name: names.get(id)! },
+        }));
+  };
+}
+
+/**
+ * The names of every party and product (deleted ones too: their old records still show them).
+ * A list page joined up to five of them; planning those joins cost Postgres more than running
+ * the page.
+ */
+const masterNamesOf = (deps: QueryDeps) =>
+  namesAtVersion(deps, MASTERS, sql`SELECT id, name FROM parties UNION ALL SELECT id, name FROM products`);
 
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   const counts = new VersionedCache<number>();
