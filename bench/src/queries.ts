@@ -171,9 +171,10 @@ const rows = async <R>(text: string) => (await sql.query<R & Record<string, unkn
 const [busy] = await rows<{ account: string; n: string }>(
   `SELECT account, count(*)::text AS n FROM journal WHERE account LIKE 'collector:%' GROUP BY account ORDER BY count(*) DESC LIMIT 1`,
 );
-const busyCollector = busy!.account.split(':')[1]!;
+if (!busy) throw new Error('The journal is empty: run once without SKIP_REBUILD=1 to fill the read models.');
+const busyCollector = busy.account.split(':')[1]!;
 const [city] = await rows<{ id: string }>(`SELECT id FROM cities ORDER BY name LIMIT 1`);
-log(`busiest collector: ${busyCollector} with ${busy!.n} journal lines`);
+log(`busiest collector: ${busyCollector} with ${busy.n} journal lines`);
 
 const freePort = async () => {
   const server = createServer().listen(0, '127.0.0.1');

@@ -1,4 +1,4 @@
-import type { SqlClient, SqlQueryable } from '@bahi/sql-client';
+import { isCopyFromStdin, type SqlClient, type SqlQueryable } from '@bahi/sql-client';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -11,9 +11,6 @@ import {
   type QueryResult,
 } from 'kysely';
 
-/** `COPY <table> (<columns>) FROM STDIN`, run with its data as the one parameter. */
-const COPY_FROM_STDIN = /^COPY\s.+\sFROM STDIN$/s;
-
 class HeldConnection implements DatabaseConnection {
   constructor(
     private readonly connection: SqlQueryable,
@@ -21,7 +18,7 @@ class HeldConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (COPY_FROM_STDIN.test(compiled.sql)) {
+    if (isCopyFromStdin(compiled.sql)) {
       // A COPY the projector sends (insertRows): its one parameter is the data, which goes by
       // COPY's own protocol.
       const [data] = compiled.parameters;

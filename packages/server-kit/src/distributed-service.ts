@@ -27,6 +27,8 @@ export async function startDistributedService(options: {
   service: string;
   defaultPort: number;
   env?: NodeJS.ProcessEnv;
+  /** Its repeated reads as named statements on Postgres (the query service). */
+  namedReads?: boolean;
   /** Extra variables this service requires, checked before anything connects. */
   require?: Array<keyof DistributedEnv>;
   setup(context: ServiceContext): Promise<ServiceParts | undefined>;
@@ -51,6 +53,7 @@ export async function startDistributedService(options: {
     poolSize: config.BAHI_DB_POOL_SIZE,
     applicationName: `bahi-${options.service}`,
     pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
+    namedReads: options.namedReads ?? false,
   });
   const app = createHttpApp({ logLevel: config.LOG_LEVEL });
   let parts: ServiceParts | undefined;

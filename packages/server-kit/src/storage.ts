@@ -51,11 +51,14 @@ export async function openServerStorage(options: {
   poolSize?: number;
   applicationName: string;
   pollIntervalMs?: number;
+  /** Repeated reads as named statements (the query service; see the sql client). */
+  namedReads?: boolean;
 }): Promise<Storage> {
   const sql = createPgSqlClient({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 10,
     applicationName: options.applicationName,
+    namedReads: options.namedReads ?? false,
   });
   return assemble(sql, () =>
     options.esdbUrl

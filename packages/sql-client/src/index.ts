@@ -2,4 +2,10 @@ export { runSqlMigrations, type SqlMigration } from './migrations.ts';
 export { Mutex } from './mutex.ts';
 export { createPgSqlClient } from './pg-sql-client.ts';
 export { createPgliteSqlClient } from './pglite-sql-client.ts';
-export type { SqlClient, SqlQueryable, SqlResult, SqlRow } from './sql-client.ts';
+export {
+  isCopyFromStdin,
+  type SqlClient,
+  type SqlQueryable,
+  type SqlResult,
+  type SqlRow,
+} from './sql-client.ts';

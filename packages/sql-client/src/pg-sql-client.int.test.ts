@@ -5,7 +5,7 @@ import { createPgSqlClient } from './pg-sql-client.ts';
 describe.skipIf(!process.env.DATABASE_URL)('pg sql client: named statements', () => {
   it('names a read the second time it runs, and runs it unnamed once its table changed shape', async () => {
     const db = await withTestDatabase('sqlclient');
-    const sql = createPgSqlClient({ connectionString: db.url, max: 1 });
+    const sql = createPgSqlClient({ connectionString: db.url, max: 1, namedReads: true });
     try {
       await sql.exec('CREATE TABLE t (id int PRIMARY KEY, name text); INSERT INTO t VALUES (1, $$a$$)');
       const read = 'SELECT * FROM t WHERE id = $1';
@@ -21,14 +21,30 @@ describe.skipIf(!process.env.DATABASE_URL)('pg sql client: named statements', ()
       expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'a' }]);
       expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'a' }]);
       expect(await prepared(read)).toBe(1);
+      // Off unless asked for: a plain client runs every statement unnamed.
+      const plain = createPgSqlClient({ connectionString: db.url, max: 1 });
+      for (let i = 0; i < 3; i++) await plain.query(read, [1]);
+      const { rows } = await plain.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_prepared_statements',
+      );
+      await plain.close();
+      expect(rows[0]!.n).toBe(0);
       // Writes and one-off statements stay unnamed.
       const write = 'UPDATE t SET name = $1 WHERE id = 1';
       for (let i = 0; i < 2; i++) await sql.query(write, ['b']);
       expect(await prepared(write)).toBe(0);
-      // Another process migrates the table: the named statement's plan no longer fits.
+      const inTransaction = 'SELECT * FROM t WHERE id <> $1';
+      for (let i = 0; i < 2; i++) await sql.query(inTransaction, [0]);
+      expect(await prepared(inTransaction)).toBe(1);
+      // Another process migrates the table: the named statements' plans no longer fit.
       const other = createPgSqlClient({ connectionString: db.url, max: 1 });
       await other.exec('ALTER TABLE t ADD COLUMN note text');
       await other.close();
+      // Inside a transaction the failure aborts it, and that failure is the error reported.
+      await expect(sql.transaction((tx) => tx.query(inTransaction, [0]))).rejects.toThrow(
+        /cached plan must not change result type/,
+      );
+      expect((await sql.query(inTransaction, [0])).rows).toEqual([{ id: 1, name: 'b', note: null }]);
       expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'b', note: null }]);
       expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'b', note: null }]);
     } finally {

@@ -2,12 +2,18 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { SqlClient, SqlQueryable, SqlRow } from './sql-client.ts';
+import { isCopyFromStdin, type SqlClient, type SqlQueryable, type SqlRow } from './sql-client.ts';
 
 export interface PgSqlClientOptions {
   connectionString: string;
   max?: number;
   applicationName?: string;
+  /**
+   * Run a SELECT seen before as a named statement (see PreparedStatements): for a process that
+   * answers the same reads over and over, the query service. A rebuild gains nothing by it
+   * (its reads vary, and each batch switches the search path): off by default.
+   */
+  namedReads?: boolean;
 }
 
 export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
@@ -23,7 +29,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
   pool.on('error', () => {});
   const listeners = new Map<string, { client: pg.Client; callbacks: Set<(payload: string) => void> }>();
 
-  const statements = new PreparedStatements();
+  const statements = new PreparedStatements(options.namedReads ? PreparedStatements.MAX_NAMED : 0);
   const query = async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
     const result = await statements.run(pool, sql, params);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
@@ -122,7 +128,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
 }
 
 function copyIn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
-  if (!/^COPY\s.+\sFROM STDIN$/s.test(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
+  if (!isCopyFromStdin(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
   return pipeline(Readable.from([data]), client.query(copyFrom(sql)));
 }
 
@@ -140,6 +146,7 @@ function copyIn(client: pg.PoolClient, sql: string, data: string): Promise<void>
 class PreparedStatements {
   static readonly MAX_NAMED = 500;
   static readonly MAX_SEEN = 5_000;
+  constructor(private readonly maxNamed: number) {}
   readonly #named = new Map<string, string>();
   readonly #seen = new Set<string>();
   readonly #never = new Set<string>();
@@ -147,7 +154,7 @@ class PreparedStatements {
   #nameOf(sql: string): string | undefined {
     const known = this.#named.get(sql);
     if (known) return known;
-    if (this.#named.size >= PreparedStatements.MAX_NAMED || this.#never.has(sql)) return undefined;
+    if (this.#named.size >= this.maxNamed || this.#never.has(sql)) return undefined;
     if (!/^\s*(select|with)\s/i.test(sql) || sql.length > 20_000) return undefined;
     if (!this.#seen.has(sql)) {
       if (this.#seen.size >= PreparedStatements.MAX_SEEN) this.#seen.clear();
@@ -168,7 +175,13 @@ class PreparedStatements {
       if (!/cached plan must not change result type/.test((error as Error).message)) throw error;
       this.#named.delete(sql);
       this.#never.add(sql);
-      return on.query(sql, params as unknown[]);
+      try {
+        return await on.query(sql, params as unknown[]);
+      } catch (retryError) {
+        // Inside a transaction the failure aborted it: the first error is the one to report.
+        if ((retryError as { code?: string }).code === '25P02') throw error;
+        throw retryError;
+      }
     }
   }
 }

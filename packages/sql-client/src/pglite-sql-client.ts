@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Mutex } from './mutex.ts';
-import type { SqlClient, SqlQueryable, SqlRow } from './sql-client.ts';
+import { isCopyFromStdin, type SqlClient, type SqlQueryable, type SqlRow } from './sql-client.ts';
 
 /**
  * PGlite is one Postgres backend with one connection. Every statement and every
@@ -19,7 +19,7 @@ export function createPgliteSqlClient(db: PGlite, options: { closeDb?: boolean }
     },
     copyIn: async (sql: string, data: string) => {
       // PGlite has no STDIN: COPY reads the data from a blob the query brings.
-      if (!/^COPY\s.+\sFROM STDIN$/s.test(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
+      if (!isCopyFromStdin(sql)) throw new Error(`copyIn: not a COPY ... FROM STDIN: ${sql}`);
       await db.query(sql.replace(/FROM STDIN$/, "FROM '/dev/blob'"), [], { blob: new Blob([data]) });
     },
   };

@@ -33,3 +33,8 @@ export interface SqlClient extends SqlQueryable {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const COPY_FROM_STDIN = /^COPY\s.+\sFROM STDIN$/s;
+
+/** `COPY <table> (<columns>) FROM STDIN`: what `copyIn` runs (and the read database routes to it). */
+export const isCopyFromStdin = (sql: string): boolean => COPY_FROM_STDIN.test(sql);

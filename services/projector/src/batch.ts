@@ -74,9 +74,9 @@ export async function insertRows<T extends keyof Database & string>(
     for (const c of columns)
       if ((row as Record<string, unknown>)[c] === undefined)
         throw new Error(`insertRows(${table}): every row needs a value for ${c} (null, not undefined)`);
+  for (const c of columns)
+    if (!types.has(c) || !SAFE.test(c)) throw new Error(`insertRows(${table}): no column ${c}`);
   if (!conflict) {
-    for (const c of columns)
-      if (!types.has(c) || !SAFE.test(c)) throw new Error(`insertRows(${table}): no column ${c}`);
     const copy = `COPY ${table} (${columns.join(', ')}) FROM STDIN`;
     for (let i = 0; i < rows.length; i += ROWS_PER_COPY) {
       let data = '';
@@ -91,8 +91,7 @@ export async function insertRows<T extends keyof Database & string>(
   }
   const json = (type: string) => type === 'json' || type === 'jsonb';
   const shape = columns.map((c) => {
-    const type = types.get(c);
-    if (!type || !SAFE.test(c)) throw new Error(`insertRows(${table}): no column ${c}`);
+    const type = types.get(c)!;
     return { name: c, type, recordType: json(type) ? 'text' : type };
   });
   const list = sql.raw(shape.map((c) => c.name).join(', '));
@@ -118,6 +117,13 @@ export function chunks<T>(items: readonly T[], size = MAX_PARAMETERS): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** Events that bring a record into being: before them it has no rows anywhere. */
+const CREATIONS =
+  /^((Funder|Agent|Collector)Created|(Purchase|Sale|Payment|Transfer|Expense|Income)Recorded|SalaryPaid|ClearingPaidOut)$/;
+
+/** Whether an event of this type creates its record (so nothing of it is in a table yet). */
+export const createsRecord = (eventType: string): boolean => CREATIONS.test(eventType);
 
 /**
  * What a batch does to one table of records: rows written (recorded or edited; the last edit

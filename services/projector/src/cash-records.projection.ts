@@ -1,6 +1,6 @@
 import type { Posting } from '@bahi/contracts';
 import { add, amount, format, neg, zero } from '@bahi/domain';
-import { RecordChanges } from './batch.ts';
+import { createsRecord, RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 type Rec = Record<string, unknown>;
@@ -57,7 +57,7 @@ export const cashRecords: Projection = {
           record: JSON.stringify(r),
           created_at: event.metadata.recordedAt,
         },
-        !event.type.endsWith('Updated'),
+        createsRecord(event.type),
       );
     }
     await changes.apply(tx);

@@ -1,12 +1,8 @@
 import type { RecordedEvent } from '@bahi/event-store';
-import { chunks, insertRows } from './batch.ts';
+import { chunks, createsRecord, insertRows } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 type Row = { source_kind: string; source_id: string; target_kind: string; target_id: string };
-
-/** Events that bring a record into being: it cannot have references before them. */
-const CREATIONS =
-  /^((Funder|Agent|Collector)Created|(Purchase|Sale|Payment|Transfer|Expense|Income)Recorded|SalaryPaid|ClearingPaidOut)$/;
 
 /** The masters an event's record refers to; undefined when the event is not about references. */
 function referencesOf(event: RecordedEvent): { sourceId: string; rows: Row[] } | undefined {
@@ -146,7 +142,7 @@ export const masterReferences: Projection = {
     for (const event of events) {
       const refs = referencesOf(event);
       if (!refs) continue;
-      if (!latest.has(refs.sourceId) && CREATIONS.test(event.type)) created.add(refs.sourceId);
+      if (!latest.has(refs.sourceId) && createsRecord(event.type)) created.add(refs.sourceId);
       latest.set(refs.sourceId, refs.rows);
     }
     if (latest.size === 0) return;

@@ -1,4 +1,4 @@
-import { RecordChanges } from './batch.ts';
+import { createsRecord, RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 type Rec = Record<string, unknown>;
@@ -36,7 +36,7 @@ export const purchasesAndSales: Projection = {
               custom_fields: JSON.stringify(p.custom_fields ?? {}),
               created_at: at,
             },
-            event.type === 'PurchaseRecorded',
+            createsRecord(event.type),
           );
           break;
         }
@@ -66,7 +66,7 @@ export const purchasesAndSales: Projection = {
               custom_fields: JSON.stringify(s.custom_fields ?? {}),
               created_at: at,
             },
-            event.type === 'SaleRecorded',
+            createsRecord(event.type),
           );
           break;
         }

@@ -15,6 +15,8 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
   return startDistributedService({
     service: 'query',
     defaultPort: 3002,
+    // The same list and report queries over and over: Postgres plans each once per connection.
+    namedReads: true,
     env,
     require: ['BAHI_JWT_SECRET'],
     async setup({ storage, app, config }) {

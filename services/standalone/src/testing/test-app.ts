@@ -60,6 +60,8 @@ export async function openTestApp(
                 databaseUrl: database.url,
                 applicationName: 'bahi-test',
                 pollIntervalMs: 50,
+                // As the query service reads on Postgres.
+                namedReads: true,
               }),
           }
         : {}),
