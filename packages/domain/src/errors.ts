@@ -14,6 +14,8 @@ export class DomainError extends Error {
 }
 
 export const notFound = (message: string) => new DomainError('not_found', message);
-export const conflict = (message: string) => new DomainError('conflict', message);
+/** A conflict with the books; `path` names the field it concerns, so the form shows it there. */
+export const conflict = (message: string, path?: string) =>
+  new DomainError('conflict', message, path ? [{ msg: message, path }] : undefined);
 export const invalid = (message: string, errors?: Array<{ msg: string; path: string }>) =>
   new DomainError('invalid', message, errors);

@@ -143,6 +143,8 @@ describe('cash movements through the command API', () => {
     const more = await post('salary-payments', { ...base, payment_type: 'Advance', amount: 1 });
     expect(more.statusCode).toBe(409);
     expect(more.json().message).toMatch(/^Only 0.00 of the salary of Imran for 11\/2026 is left to pay/);
+    // On the field it concerns, so the Pay Salary dialog shows it under the amount.
+    expect(more.json().errors).toEqual([{ msg: more.json().message, path: 'amount' }]);
     const wrongMode = await post('salary-payments', { ...base, payment_type: 'Full', payment_mode: 'INR' });
     expect(wrongMode.json().errors).toEqual([
       { msg: 'In INR mode a godown pays', path: 'paid_from_entity_type' },
@@ -192,6 +194,7 @@ describe('cash movements through the command API', () => {
     expect(over.json().message).toBe(
       'The clearing balance of Bhiwandi is 20.00; a payout of 20.01 is more than that.',
     );
+    expect(over.json().errors).toEqual([{ msg: over.json().message, path: 'amount' }]);
   });
 
   it('records, edits and deletes an expense; an income paid into a godown; checks the collector’s city', async () => {

@@ -3,7 +3,7 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { escapeLike } from './query-params.ts';
+import { day, escapeLike } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
@@ -116,9 +116,13 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
         .execute();
     }
 
-    const partyKind = PARTY_KINDS[kind as keyof typeof PARTY_KINDS];
+    const partyKind = Object.hasOwn(PARTY_KINDS, kind)
+      ? PARTY_KINDS[kind as keyof typeof PARTY_KINDS]
+      : undefined;
     if (!partyKind) throw new HttpError(404, `There is no master list called "${kind}".`);
-    return listParties(deps, partyKind, q);
+    // Balances as the books stood on a business date (the master screens' 'as of' control).
+    const { asOf } = z.object({ asOf: day('asOf') }).parse(request.query);
+    return listParties(deps, partyKind, q, { asOf });
   });
 }
 
@@ -178,6 +182,18 @@ export async function listParties(
               and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
           : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(20, 2)::text`
       ).as('movements'),
+      // A godown's clearing account (ACCOUNTING.md section 3): charges owed, credits less debits.
+      (partyKind !== 'Godown'
+        ? sql<string | null>`null`
+        : at.knownAt
+          ? sql<string>`coalesce((select -sum(j.amount) from journal j where j.account = 'clearing:' || p.id::text
+              and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
+              and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(20, 2)::text`
+          : at.asOf
+            ? sql<string>`coalesce((select -sum(d.amount) from account_days d where d.account = 'clearing:' || p.id::text
+                and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
+            : sql<string>`coalesce((select -sum(t.amount) from account_totals t where t.account = 'clearing:' || p.id::text), 0)::numeric(20, 2)::text`
+      ).as('clearing'),
     ])
     .orderBy('p.name')
     .orderBy('p.id');
@@ -200,6 +216,14 @@ export async function listParties(
             return { value: Number(row.n), version: row.read_version };
           },
         );
+  const stock =
+    partyKind === 'Godown'
+      ? await godownStock(
+          deps,
+          found.map((r) => r.id),
+          at,
+        )
+      : undefined;
   const data = found.map((r) => ({
     id: r.id,
     name: r.name,
@@ -212,6 +236,43 @@ export async function listParties(
     opening_balance: r.opening_balance,
     balance: { amount: r.movements },
     ...(partyKind === 'Collector' ? { salary_per_month: r.salary_per_month } : {}),
+    ...(stock ? { clearing_balance: r.clearing, stock: stock.get(r.id) ?? [] } : {}),
   }));
   return { data, totalItems: total };
+}
+
+/**
+ * What each of these godowns holds (spec section 3: a list of product_name and quantity), now,
+ * as of a business date, or as known at a moment; products with nothing left are not listed.
+ */
+async function godownStock(
+  deps: QueryDeps,
+  ids: string[],
+  at: { asOf?: string | undefined; knownAt?: string | undefined },
+): Promise<Map<string, Array<{ product_id: string; product_name: string; quantity: string }>>> {
+  const held = new Map<string, Array<{ product_id: string; product_name: string; quantity: string }>>();
+  if (ids.length === 0) return held;
+  const accounts = sql.join(ids.map((id) => sql`${`stock:${id}:`} || '%'`));
+  const source = at.knownAt
+    ? sql`(select account, quantity from journal where recorded_at <= ${at.knownAt}::timestamptz
+           and (${at.asOf ?? null}::date is null or business_date <= ${at.asOf ?? null}::date)
+           and account like any (array[${accounts}]))`
+    : at.asOf
+      ? sql`(select account, quantity from account_days where business_date <= ${at.asOf}::date
+             and account like any (array[${accounts}]))`
+      : sql`(select account, quantity from account_totals where account like any (array[${accounts}]))`;
+  const rows = await sql<{ godown_id: string; product_id: string; product_name: string; quantity: string }>`
+    select s.godown_id, s.product_id, pr.name as product_name, s.quantity::numeric(20, 4)::text as quantity
+      from (select split_part(account, ':', 2) as godown_id, split_part(account, ':', 3) as product_id,
+                   sum(quantity) as quantity
+              from ${source} src group by account) s
+      join products pr on pr.id::text = s.product_id
+     where s.quantity <> 0
+     order by pr.name, s.product_id`.execute(deps.readDb);
+  for (const r of rows.rows) {
+    const list = held.get(r.godown_id) ?? [];
+    list.push({ product_id: r.product_id, product_name: r.product_name, quantity: r.quantity });
+    held.set(r.godown_id, list);
+  }
+  return held;
 }

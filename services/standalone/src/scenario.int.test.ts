@@ -246,6 +246,29 @@ describe.each(TEST_STORAGES)('a business worked out by hand, every report [%s]',
     expect(of(b.godowns)).toEqual({ Bhiwandi: ['0.00', '0.00'], 'Jebel Ali': ['10000.00', '750.00'] });
   });
 
+  it('the godowns master list: stock and clearing balance, now and as of a date; party balances as of a date', async () => {
+    const of = (list: Body) =>
+      Object.fromEntries(
+        list.data.map((g: Body) => [
+          g.name,
+          [g.clearing_balance, g.stock.map((s: Body) => `${s.product_name}: ${s.quantity}`)],
+        ]),
+      );
+    // Clearing: 150 (S1) + 50 (bulk row) - 150 paid out by Jebel Ali = 50. Stock: 85 Cumin.
+    expect(of(await get('/masters/godowns'))).toEqual({
+      Bhiwandi: ['50.00', ['Cumin: 85.0000']],
+      'Jebel Ali': ['0.00', []],
+    });
+    // As of d5: P1's 100 and P3's 50 in, S1's 30 out; S1's clearing 150 not yet paid out.
+    expect(of(await get(`/masters/godowns?asOf=${d(5)}`))).toEqual({
+      Bhiwandi: ['150.00', ['Cumin: 120.0000']],
+      'Jebel Ali': ['0.00', []],
+    });
+    // Farah as of d2: owed 20,000, 5,000 paid on the same day.
+    const farah = (await get(`/masters/funders?asOf=${d(2)}&search=Farah`)).data[0];
+    expect([farah.opening_balance, farah.balance.amount]).toEqual(['0.00', '15000.00']);
+  });
+
   it('ledgers: a funder with a purchase, its payment, a return and a payment; one with an edit and a delete', async () => {
     const farah = await get(`/reports/ledger/Funder/${ids.farah}`);
     expect(farah).toMatchObject({

@@ -153,13 +153,17 @@ export function decideSalaryPayment(
   let amount: Dec;
   if (p.payment_type === 'Full') {
     if (isZero(left))
-      throw conflict(`The salary of ${command.collectorName} for ${period} is already paid in full.`);
+      throw conflict(
+        `The salary of ${command.collectorName} for ${period} is already paid in full.`,
+        'amount',
+      );
     amount = left; // Full pays exactly what is left
   } else {
     amount = positive(p.amount ?? '0', 'Amount');
     if (compare(amount, left) > 0) {
       throw conflict(
         `Only ${format(left, 2)} of the salary of ${command.collectorName} for ${period} is left to pay; this payment is ${format(amount, 2)}.`,
+        'amount',
       );
     }
   }

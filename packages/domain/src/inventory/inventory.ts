@@ -640,6 +640,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
       if (compare(amount, state.clearing) > 0) {
         throw conflict(
           `The clearing balance of ${command.godownName} is ${format(state.clearing, 2)}; a payout of ${format(amount, 2)} is more than that.`,
+          'amount',
         );
       }
       const book = new PostingBook()
