@@ -42,6 +42,7 @@ async function inputsHash(name: string): Promise<string> {
     join(ROOT, 'build.ts'),
     join(REPO, 'packages', 'ui', 'src'),
     join(REPO, 'packages', 'ui', 'package.json'),
+    join(REPO, 'packages', 'contracts', 'src'),
     join(REPO, 'package-lock.json'),
   ];
   for (const input of inputs) {

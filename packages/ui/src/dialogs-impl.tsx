@@ -13,6 +13,7 @@ import {
 import type { FormEvent } from 'react';
 import type { ConfirmDialogProps, FormDialogProps } from './dialogs.tsx';
 import { ErrorAlert } from './error-alert.tsx';
+import { handleFormKeyDown } from './keyboard.ts';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(560px, calc(100vw - 24px))' },
@@ -23,12 +24,12 @@ export function FormDialogImpl(props: FormDialogProps) {
   const styles = useStyles();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!props.busy) props.onSubmit();
+    if (!props.busy && !props.submitDisabled) props.onSubmit();
   };
   return (
     <Dialog open={props.open} onOpenChange={(_, d) => !d.open && props.onClose()}>
       <DialogSurface className={styles.surface}>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={submit} onKeyDown={handleFormKeyDown} noValidate>
           <DialogBody>
             <DialogTitle>{props.title}</DialogTitle>
             <DialogContent className={styles.content}>
@@ -39,7 +40,7 @@ export function FormDialogImpl(props: FormDialogProps) {
               <Button appearance="secondary" onClick={props.onClose} disabled={props.busy}>
                 Cancel
               </Button>
-              <Button appearance="primary" type="submit" disabled={props.busy}>
+              <Button appearance="primary" type="submit" disabled={props.busy || props.submitDisabled}>
                 {props.busy ? <Spinner size="tiny" /> : (props.submitLabel ?? 'Save')}
               </Button>
             </DialogActions>

@@ -1,4 +1,5 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { focusReturner } from './keyboard.ts';
 
 export interface FormDialogProps {
   open: boolean;
@@ -6,6 +7,8 @@ export interface FormDialogProps {
   submitLabel?: string;
   busy?: boolean;
   error?: string | null;
+  /** The save button stays disabled (spec section 5: e.g. a salary of 0). */
+  submitDisabled?: boolean;
   onClose(): void;
   onSubmit(): void;
   children: ReactNode;
@@ -25,12 +28,27 @@ export interface ConfirmDialogProps {
 const FormImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.FormDialogImpl })));
 const ConfirmImpl = lazy(() => import('./dialogs-impl.tsx').then((m) => ({ default: m.ConfirmDialogImpl })));
 
-/** Mounted from the first open on, so closing still animates. */
+/**
+ * Mounted from the first open on, so closing still animates; focus goes back to the row or
+ * button that opened the dialog when it closes.
+ */
 function useOpenedOnce(open: boolean): boolean {
   const [opened, setOpened] = useState(open);
+  const focus = useRef(focusReturner());
+  const was = useRef(false);
+  if (open && !was.current) focus.current.opened();
   useEffect(() => {
     if (open) setOpened(true);
+    else if (was.current) focus.current.closed();
+    was.current = open;
   }, [open]);
+  // A dialog taken off screen while open (rendered only while in use) gives focus back too.
+  useEffect(
+    () => () => {
+      if (was.current) focus.current.closed();
+    },
+    [],
+  );
   return opened || open;
 }
 

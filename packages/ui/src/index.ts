@@ -9,6 +9,7 @@ export * from './format.ts';
 export * from './list-state.ts';
 export * from './page.tsx';
 export * from './panel.tsx';
+export * from './role-gate.tsx';
 export * from './router-link.tsx';
 export * from './routing.ts';
 export * from './screen-routes.tsx';

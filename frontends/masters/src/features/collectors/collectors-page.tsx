@@ -1,0 +1,35 @@
+import {
+  Amount,
+  cityColumn,
+  currentColumn,
+  openingColumn,
+  PartyListPage,
+  phoneColumn,
+} from '../../shared/party-list-page.tsx';
+import { SalaryDialog } from './salary-dialog.tsx';
+
+/** Collectors (spec section 2): as Funders plus Salary, with Pay Salary. */
+export function CollectorsPage() {
+  return (
+    <PartyListPage
+      kind="Collector"
+      title="Collectors"
+      withCity
+      columns={[
+        cityColumn,
+        phoneColumn,
+        {
+          key: 'salary',
+          header: 'Salary',
+          render: (p) => <Amount value={p.salary_per_month} currency={p.city?.currency_name ?? ''} />,
+        },
+        openingColumn('Collector'),
+        currentColumn('Collector'),
+      ]}
+      action={{
+        label: 'Pay Salary',
+        dialog: (party, close) => <SalaryDialog collector={party} onClose={close} />,
+      }}
+    />
+  );
+}

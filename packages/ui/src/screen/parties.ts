@@ -1,0 +1,89 @@
+import { api, formatAmount } from '@bahi/ui';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { addDecimal } from './decimal-text.ts';
+
+/** The four kinds of party a master screen or picker shows (spec section 3). */
+export type PartyKind = 'Funder' | 'Agent' | 'Collector' | 'Godown';
+export const PARTY_PATH: Record<PartyKind, string> = {
+  Funder: 'funders',
+  Agent: 'agents',
+  Collector: 'collectors',
+  Godown: 'godowns',
+};
+
+export interface City {
+  id: string;
+  name: string;
+  currency_name: string;
+  rate: string;
+}
+
+export interface Party {
+  id: string;
+  name: string;
+  city_id: string | null;
+  city: { id: string; name: string; currency_name: string } | null;
+  joining_date: string | null;
+  address: string | null;
+  narration: string | null;
+  phone: string | null;
+  opening_balance: string;
+  balance: { amount: string };
+  salary_per_month?: string | null;
+  clearing_balance?: string;
+  stock?: { product_id?: string; product_name: string; quantity: string }[];
+}
+
+export interface Page<T> {
+  data: T[];
+  totalItems: number;
+}
+
+/** Opening balance plus every movement on the party's normal side (spec section 3). */
+export const currentBalance = (p: Pick<Party, 'opening_balance' | 'balance'>): string =>
+  addDecimal(p.opening_balance ?? '0', p.balance?.amount ?? '0', 2);
+
+/** A party's currency: its city's; godowns keep INR (ACCOUNTING.md section 2). */
+export const partyCurrency = (p: Pick<Party, 'city'> | undefined, kind?: PartyKind): string =>
+  kind === 'Godown' ? 'INR' : (p?.city?.currency_name ?? 'INR');
+
+/** '1,234.00 AED': an amount with its currency. */
+export const money = (amount: string | null | undefined, currency: string): string =>
+  `${formatAmount(amount)} ${currency}`;
+
+/** All cities, once for every screen (tabs, filters, forms). */
+export const citiesQuery = () =>
+  queryOptions({
+    queryKey: ['masters', 'cities', 'all'],
+    queryFn: ({ signal }) =>
+      api.get<Page<City>>('/masters/cities', { limit: -1 }, signal).then((p) => p.data),
+    staleTime: 60_000,
+  });
+
+export const useCities = () => useQuery(citiesQuery());
+
+/** A page of parties of one kind, as the server finds them (search, city, as of a date). */
+export const partiesQuery = (
+  kind: PartyKind,
+  params: { page?: number; limit?: number; search?: string; city_id?: string; asOf?: string },
+) =>
+  queryOptions({
+    queryKey: ['masters', PARTY_PATH[kind], params],
+    queryFn: ({ signal }) => api.get<Page<Party>>(`/masters/${PARTY_PATH[kind]}`, params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+/** What a picker offers while the user types: the first 20 matches, with balances. */
+export const PICKER_LIMIT = 20;
+export const partyOptionsQuery = (kind: PartyKind, search: string, cityId?: string) =>
+  queryOptions({
+    queryKey: ['parties', kind, { search, city_id: cityId ?? '' }],
+    queryFn: ({ signal }) =>
+      api.get<Page<Party>>(
+        `/masters/${PARTY_PATH[kind]}`,
+        { limit: PICKER_LIMIT, page: 1, search, city_id: cityId },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });

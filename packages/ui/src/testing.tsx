@@ -1,0 +1,114 @@
+// Test helpers for screens in happy-dom ('@bahi/ui/testing'; only tests import this).
+import { FluentProvider, webDarkTheme } from '@fluentui/react-components';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient, ScreenProviders } from './screen/query-client.tsx';
+import { type LicenseInfo, type Session, SessionContext, type User } from './session.ts';
+import { SnackbarProvider } from './snackbar.tsx';
+
+export const ADMIN: User = {
+  id: '11111111-1111-4111-8111-111111111111',
+  name: 'Asha Admin',
+  email: 'asha@bahi.test',
+  phone: null,
+  role: 'Admin',
+  is_active: true,
+};
+
+export const VALID_LICENSE: LicenseInfo = {
+  isValid: true,
+  reason: null,
+  config: {
+    status: 'Active',
+    type: 'Standard',
+    expires_at: '2099-01-01T00:00:00.000Z',
+    grace_period_days: 7,
+    expiry_notification_days: 15,
+  },
+};
+
+export function fakeSession(over: Partial<Session> = {}): Session {
+  return {
+    status: 'signed-in',
+    user: ADMIN,
+    license: VALID_LICENSE,
+    login: async () => {},
+    logout: () => {},
+    retryLicense: async () => {},
+    revalidate: async () => {},
+    ...over,
+  };
+}
+
+/** Shows where the router ended up, for redirect assertions. */
+export function Where() {
+  const location = useLocation();
+  return <output data-testid="where">{location.pathname + location.search}</output>;
+}
+
+/** A screen inside Fluent, a router at `path`, a session and a fresh query cache. */
+export function renderScreen(
+  path: string,
+  ui: ReactNode,
+  options: { session?: Session; route?: string } = {},
+) {
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
+  const result = render(
+    <FluentProvider theme={webDarkTheme}>
+      <SnackbarProvider>
+        <SessionContext.Provider value={options.session ?? fakeSession()}>
+          <ScreenProviders client={client}>
+            <MemoryRouter initialEntries={[path]}>
+              <Routes>
+                <Route path={options.route ?? '*'} element={ui} />
+              </Routes>
+              <Routes>
+                <Route path="*" element={<Where />} />
+              </Routes>
+            </MemoryRouter>
+          </ScreenProviders>
+        </SessionContext.Provider>
+      </SnackbarProvider>
+    </FluentProvider>,
+  );
+  return { ...result, client };
+}
+
+export interface ApiCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+export type ApiReply = { status?: number; body?: unknown } | undefined;
+
+/**
+ * Answers the screen's /api calls in a component test: `handler` sees each call and returns
+ * the status and body (404 when it returns nothing). Every call is kept in `calls`.
+ */
+export function mockApi(handler: (call: ApiCall) => ApiReply | Promise<ApiReply>) {
+  const calls: ApiCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://bahi.test');
+    const call: ApiCall = {
+      method: init?.method ?? 'GET',
+      path: url.pathname.replace(/^\/api/, ''),
+      query: url.searchParams,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    const reply = (await handler(call)) ?? {
+      status: 404,
+      body: { message: `No mock for ${call.method} ${call.path}` },
+    };
+    return new Response(JSON.stringify(reply.body ?? {}), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetch: fetchMock };
+}
