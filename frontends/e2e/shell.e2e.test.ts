@@ -204,7 +204,7 @@ describe('the shell in Chromium', () => {
     await page.unroute('**/remotes/masters/**');
     await retry.click();
     await heading('Cities').waitFor();
-    await page.getByRole('list', { name: 'Routes of the masters remote' }).waitFor();
+    await page.getByRole('table', { name: 'Cities' }).waitFor();
   });
 
   it('stays within the bundle budget', async () => {

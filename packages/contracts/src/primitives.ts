@@ -10,6 +10,10 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 export const decimalInput = (label: string, maxScale: number) =>
   z.union([z.string(), z.number()], { error: `${label} must be a number` }).transform((value, ctx) => {
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    if (typeof value === 'string' && text === '') {
+      ctx.addIssue({ code: 'custom', message: `${label} is required` });
+      return z.NEVER;
+    }
     if (!DECIMAL.test(text)) {
       ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
       return z.NEVER;

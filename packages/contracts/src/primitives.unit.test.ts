@@ -21,6 +21,7 @@ describe('decimal inputs', () => {
         .error?.issues.map((i) => i.message);
     expect(problems('12.345')).toEqual(['Amount can have at most 2 decimal places']);
     expect(problems('1e5')).toEqual(['Amount must be a number']);
+    expect(problems('  ')).toEqual(['Amount is required']); // an empty form field
     expect(problems(Number.NaN)).toEqual(['Amount must be a number']);
     expect(problems('12,5')).toEqual(['Amount must be a number']);
     expect(problems(true)).toEqual(['Amount must be a number']);

@@ -52,7 +52,13 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
   return (
     <div>
       <div className={styles.wrap}>
-        <Table aria-label={props.label} className={styles.table} size="small">
+        {/* Wide enough for its columns: on a phone the table scrolls rather than overlapping text. */}
+        <Table
+          aria-label={props.label}
+          className={styles.table}
+          style={{ minWidth: `${Math.max(560, span * 140)}px` }}
+          size="small"
+        >
           <TableHeader>
             <TableRow>
               {props.expanded ? <TableHeaderCell style={{ width: '44px' }} aria-label="Expand" /> : null}
