@@ -14,7 +14,7 @@ import {
 import { NavigationRegular, PersonRegular, SignOutRegular } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
 import { NotificationBell } from '../features/notifications/notification-popup.tsx';
-import { InitialAvatar } from './initial-avatar.tsx';
+import { InitialAvatar } from '../shared/initial-avatar.tsx';
 import { useTheme } from './theme.tsx';
 
 const useStyles = makeStyles({

@@ -11,7 +11,7 @@ import {
 } from '@bahi/ui';
 import { Badge, Field, Input, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
-import type { ActivityEntry } from '../dashboard/api.ts';
+import type { ActivityEntry } from '../../shared/activity.ts';
 
 const PAGE_SIZES = [15, 25, 50, 100];
 const ENTITY_TYPES = [

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useLiveEvent } from '../../app/live-events.tsx';
+import { useLiveEvent } from '../../shared/live-events.tsx';
 import {
   fetchNotifications,
   markAllRead,

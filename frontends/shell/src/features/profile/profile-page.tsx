@@ -1,6 +1,6 @@
 import { Page, Panel, useSession } from '@bahi/ui';
 import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { InitialAvatar } from '../../app/initial-avatar.tsx';
+import { InitialAvatar } from '../../shared/initial-avatar.tsx';
 
 const useStyles = makeStyles({
   card: { maxWidth: '520px', padding: tokens.spacingHorizontalXL },

@@ -1,0 +1,129 @@
+/**
+ * The frontends' import direction, as a lint that fails (docs/frontend.md):
+ *   app -> features -> shared: inside a frontend's src, `app/` and the root files (routes,
+ *   bootstrap) may import anything; a feature (`features/<name>/`) imports only itself, `shared/`
+ *   and `testing/`, never another feature or the app; `shared/` never imports a feature or the app.
+ *   Remotes never import another frontend; packages/ui never imports a frontend.
+ *   A remote takes routing from '@bahi/ui' (react-router is the shell's, not shared), and server
+ *   state and forms from '@bahi/ui/screen' (one query cache, one form library version).
+ *
+ *   tsx scripts/check-imports.ts [root]      exits 1 and lists each import that breaks a rule
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Problem {
+  file: string;
+  line: number;
+  spec: string;
+  rule: string;
+}
+
+const IMPORT =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const FRONTEND_PACKAGE = /^@bahi\/frontend-/;
+const REMOTE_ONLY_VIA_UI = [
+  'react-router',
+  '@tanstack/react-query',
+  'react-hook-form',
+  '@hookform/resolvers',
+];
+
+function* sources(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sources(path);
+    else if (/\.(ts|tsx)$/.test(name)) yield path;
+  }
+}
+
+/** Where a file sits in its frontend: app, a feature, shared, testing, or outside src. */
+function layer(
+  file: string,
+  srcRoot: string,
+): { kind: 'app' | 'feature' | 'shared' | 'testing'; feature?: string } {
+  const parts = relative(srcRoot, file).split(sep);
+  if (parts[0] === 'features' && parts.length > 2) return { kind: 'feature', feature: parts[1] };
+  if (parts[0] === 'shared') return { kind: 'shared' };
+  if (parts[0] === 'testing') return { kind: 'testing' };
+  return { kind: 'app' };
+}
+
+export function checkImports(root: string): Problem[] {
+  const problems: Problem[] = [];
+  const frontends = join(root, 'frontends');
+  const names = readdirSync(frontends).filter((n) => {
+    try {
+      return statSync(join(frontends, n, 'src')).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  const scan = (file: string, check: (spec: string, typeOnly: boolean) => string | undefined) => {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[3] ?? m[4] ?? '';
+      const rule = check(spec, !!m[2]);
+      if (rule) {
+        const line = text.slice(0, m.index + (m[0].startsWith('\n') ? 1 : 0)).split('\n').length;
+        problems.push({ file: relative(root, file), line, spec, rule });
+      }
+    }
+  };
+  for (const name of names) {
+    const src = join(frontends, name, 'src');
+    const isRemote = name !== 'shell';
+    for (const file of sources(src)) {
+      const from = layer(file, src);
+      const isTest = /\.(dom|unit|int|e2e)\.test\.tsx?$/.test(file);
+      scan(file, (spec, typeOnly) => {
+        if (FRONTEND_PACKAGE.test(spec)) return 'a frontend never imports another frontend';
+        if (
+          isRemote &&
+          !isTest &&
+          !typeOnly &&
+          REMOTE_ONLY_VIA_UI.some((p) => spec === p || spec.startsWith(`${p}/`))
+        )
+          return `a remote imports ${spec} through @bahi/ui or @bahi/ui/screen (one shared instance)`;
+        if (!spec.startsWith('.')) return undefined;
+        const target = resolve(dirname(file), spec);
+        if (!target.startsWith(src + sep)) {
+          return target.startsWith(frontends + sep)
+            ? 'a frontend never imports another frontend'
+            : 'a frontend imports packages by name (@bahi/ui, @bahi/contracts), not by path';
+        }
+        const to = layer(target, src);
+        if (from.kind === 'feature') {
+          if (to.kind === 'feature' && to.feature !== from.feature)
+            return 'a feature never imports another feature';
+          if (to.kind === 'app') return 'a feature never imports the app (app -> features -> shared)';
+        }
+        if (from.kind === 'shared' && (to.kind === 'feature' || to.kind === 'app'))
+          return 'shared code never imports a feature or the app (app -> features -> shared)';
+        return undefined;
+      });
+    }
+  }
+  for (const file of sources(join(root, 'packages', 'ui', 'src'))) {
+    scan(file, (spec) =>
+      FRONTEND_PACKAGE.test(spec) ||
+      (spec.startsWith('.') && resolve(dirname(file), spec).startsWith(frontends))
+        ? '@bahi/ui never imports a frontend'
+        : undefined,
+    );
+  }
+  return problems;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
+  const problems = checkImports(root);
+  for (const p of problems) console.error(`${p.file}:${p.line}: '${p.spec}': ${p.rule}`);
+  if (problems.length) {
+    console.error(`check-imports: ${problems.length} import(s) break the frontends' import direction`);
+    process.exit(1);
+  }
+  console.log('check-imports: the frontends keep their import direction');
+}

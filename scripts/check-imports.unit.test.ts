@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkImports } from './check-imports.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'bahi-imports-'));
+const write = (path: string, text: string) => {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+};
+
+describe('the frontends’ import direction', () => {
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('passes on this repository', () => {
+    expect(checkImports(join(dirname(fileURLToPath(import.meta.url)), '..'))).toEqual([]);
+  });
+
+  it('fails each import that breaks a rule, naming file, line and rule', () => {
+    write('packages/ui/src/index.ts', "import { x } from '../../../frontends/masters/src/routes.tsx';\n");
+    write(
+      'frontends/masters/src/routes.tsx',
+      "import { FundersPage } from './features/funders/funders-page.tsx';\n",
+    );
+    write(
+      'frontends/masters/src/features/funders/funders-page.tsx',
+      [
+        "import { PayDialog } from '../agents/pay-dialog.tsx';",
+        "import { Row } from '../../shared/row.tsx';",
+        "import Routes from '../../routes.tsx';",
+        "import { useQuery } from '@tanstack/react-query';",
+        "import type { UseQueryResult } from '@tanstack/react-query';",
+        "import { Link } from 'react-router';",
+        "const lazy = () => import('../../../../transactions/src/routes.tsx');",
+      ].join('\n'),
+    );
+    write('frontends/masters/src/shared/row.tsx', "export { X } from '../features/agents/x.ts';\n");
+    write(
+      'frontends/shell/src/app/app.tsx',
+      "import { Link } from 'react-router';\nimport '@bahi/frontend-masters';\n",
+    );
+    const found = checkImports(root).map((p) => `${p.file}:${p.line} ${p.rule}`);
+    expect(found).toEqual([
+      'frontends/masters/src/features/funders/funders-page.tsx:1 a feature never imports another feature',
+      'frontends/masters/src/features/funders/funders-page.tsx:3 a feature never imports the app (app -> features -> shared)',
+      'frontends/masters/src/features/funders/funders-page.tsx:4 a remote imports @tanstack/react-query through @bahi/ui or @bahi/ui/screen (one shared instance)',
+      'frontends/masters/src/features/funders/funders-page.tsx:6 a remote imports react-router through @bahi/ui or @bahi/ui/screen (one shared instance)',
+      'frontends/masters/src/features/funders/funders-page.tsx:7 a frontend never imports another frontend',
+      'frontends/masters/src/shared/row.tsx:1 shared code never imports a feature or the app (app -> features -> shared)',
+      'frontends/shell/src/app/app.tsx:2 a frontend never imports another frontend',
+      'packages/ui/src/index.ts:1 @bahi/ui never imports a frontend',
+    ]);
+  });
+});
