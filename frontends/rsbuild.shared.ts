@@ -18,11 +18,13 @@ const shared = {
   '@fluentui/react-shared-contexts': { singleton: true, requiredVersion: '^9.26.0' },
   '@griffel/react': { singleton: true, requiredVersion: '^1.5.0' },
   '@bahi/ui': { singleton: true, requiredVersion: '^0.1.0' },
-  // The screen foundation (TanStack Query's one cache, react-hook-form, the pickers): its own
-  // singleton, loaded with the first screen that imports it, never with the shell's first page.
+  // The screen foundation (TanStack Query's one cache, list controls) and the forms on it
+  // (react-hook-form, fields, the party picker): singletons of their own, each loaded with the
+  // first screen or dialog that imports it, never with the shell's first page. zod is not shared:
+  // shared, it ships whole (all its locales, ~87 kB gzip); bundled with @bahi/contracts where a
+  // dialog uses it, it is tree-shaken.
   '@bahi/ui/screen': { singleton: true, requiredVersion: '^0.1.0', version: '0.1.0' },
-  // The request schemas' library: @bahi/contracts is bundled where it is used (tree-shaken).
-  zod: { singleton: true, requiredVersion: '^4.6.0' },
+  '@bahi/ui/form': { singleton: true, requiredVersion: '^0.1.0', version: '0.1.0' },
 };
 
 const common: RsbuildConfig = {

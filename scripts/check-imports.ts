@@ -4,8 +4,8 @@
  *   bootstrap) may import anything; a feature (`features/<name>/`) imports only itself, `shared/`
  *   and `testing/`, never another feature or the app; `shared/` never imports a feature or the app.
  *   Remotes never import another frontend; packages/ui never imports a frontend.
- *   A remote takes routing from '@bahi/ui' (react-router is the shell's, not shared), and server
- *   state and forms from '@bahi/ui/screen' (one query cache, one form library version).
+ *   A remote takes routing from '@bahi/ui' (react-router is the shell's, not shared); every
+ *   frontend takes server state and forms from '@bahi/ui/screen' (one query cache, one form library).
  *
  *   tsx scripts/check-imports.ts [root]      exits 1 and lists each import that breaks a rule
  */
@@ -23,12 +23,11 @@ export interface Problem {
 const IMPORT =
   /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const FRONTEND_PACKAGE = /^@bahi\/frontend-/;
-const REMOTE_ONLY_VIA_UI = [
-  'react-router',
-  '@tanstack/react-query',
-  'react-hook-form',
-  '@hookform/resolvers',
-];
+/**
+ * Libraries a frontend takes through @bahi/ui/screen and @bahi/ui/form, so there is one instance of each (a second
+ * copy of react-hook-form or TanStack Query would not see the first one's context).
+ */
+const ONLY_VIA_SCREEN = ['@tanstack/react-query', 'react-hook-form', '@hookform/resolvers'];
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -80,13 +79,11 @@ export function checkImports(root: string): Problem[] {
       const isTest = /\.(dom|unit|int|e2e)\.test\.tsx?$/.test(file);
       scan(file, (spec, typeOnly) => {
         if (FRONTEND_PACKAGE.test(spec)) return 'a frontend never imports another frontend';
-        if (
-          isRemote &&
-          !isTest &&
-          !typeOnly &&
-          REMOTE_ONLY_VIA_UI.some((p) => spec === p || spec.startsWith(`${p}/`))
-        )
-          return `a remote imports ${spec} through @bahi/ui or @bahi/ui/screen (one shared instance)`;
+        const via = (p: string) => spec === p || spec.startsWith(`${p}/`);
+        if (!isTest && !typeOnly && ONLY_VIA_SCREEN.some(via))
+          return `a frontend imports ${spec} through @bahi/ui/screen or @bahi/ui/form (one shared instance)`;
+        if (isRemote && !isTest && !typeOnly && via('react-router'))
+          return 'a remote imports routing through @bahi/ui (the shell’s router instance)';
         if (!spec.startsWith('.')) return undefined;
         const target = resolve(dirname(file), spec);
         if (!target.startsWith(src + sep)) {

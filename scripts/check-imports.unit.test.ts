@@ -39,17 +39,18 @@ describe('the frontends’ import direction', () => {
     write('frontends/masters/src/shared/row.tsx', "export { X } from '../features/agents/x.ts';\n");
     write(
       'frontends/shell/src/app/app.tsx',
-      "import { Link } from 'react-router';\nimport '@bahi/frontend-masters';\n",
+      "import { Link } from 'react-router';\nimport '@bahi/frontend-masters';\nimport { useForm } from 'react-hook-form';\n",
     );
     const found = checkImports(root).map((p) => `${p.file}:${p.line} ${p.rule}`);
     expect(found).toEqual([
       'frontends/masters/src/features/funders/funders-page.tsx:1 a feature never imports another feature',
       'frontends/masters/src/features/funders/funders-page.tsx:3 a feature never imports the app (app -> features -> shared)',
-      'frontends/masters/src/features/funders/funders-page.tsx:4 a remote imports @tanstack/react-query through @bahi/ui or @bahi/ui/screen (one shared instance)',
-      'frontends/masters/src/features/funders/funders-page.tsx:6 a remote imports react-router through @bahi/ui or @bahi/ui/screen (one shared instance)',
+      'frontends/masters/src/features/funders/funders-page.tsx:4 a frontend imports @tanstack/react-query through @bahi/ui/screen or @bahi/ui/form (one shared instance)',
+      'frontends/masters/src/features/funders/funders-page.tsx:6 a remote imports routing through @bahi/ui (the shell’s router instance)',
       'frontends/masters/src/features/funders/funders-page.tsx:7 a frontend never imports another frontend',
       'frontends/masters/src/shared/row.tsx:1 shared code never imports a feature or the app (app -> features -> shared)',
       'frontends/shell/src/app/app.tsx:2 a frontend never imports another frontend',
+      'frontends/shell/src/app/app.tsx:3 a frontend imports react-hook-form through @bahi/ui/screen or @bahi/ui/form (one shared instance)',
       'packages/ui/src/index.ts:1 @bahi/ui never imports a frontend',
     ]);
   });

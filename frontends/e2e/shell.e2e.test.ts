@@ -142,6 +142,11 @@ describe('the shell in Chromium', () => {
     await dialog.getByLabel('Full Name').fill('Ravi Kumar');
     await dialog.getByLabel('Email').fill('ravi@bahi.test');
     await dialog.getByLabel('Role').selectOption('Manager');
+    // A short password is refused on its field, with the reason (not 'The request is not valid.').
+    await dialog.getByLabel('Password').fill('abc');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Password must be at least 6 characters').waitFor();
+    expect(await dialog.getByText('The request is not valid.').count()).toBe(0);
     await dialog.getByLabel('Password').fill('ravi-pass-1');
     await dialog.getByRole('button', { name: 'Save' }).click();
     const row = page.getByRole('row', { name: /Ravi Kumar/ });
@@ -189,6 +194,7 @@ describe('the shell in Chromium', () => {
     const row = page.getByRole('row', { name: /Truck Colour/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('Red, Blue');
+    expect(await row.textContent()).toContain('Dropdown Select');
     const fields = await app.call('GET', '/masters/custom-fields');
     expect(fields.body).toEqual([
       expect.objectContaining({ name: 'Truck Colour', options: ['Red', 'Blue'] }),

@@ -8,6 +8,8 @@ import { useSearchParams } from 'react-router';
 export function useListState<F extends string>(options: {
   pageSize: number;
   filters?: readonly F[];
+  /** 'push': each filter change is a browser history entry, so Back returns to the last filter. */
+  history?: 'push' | 'replace';
 }): {
   page: number;
   pageSize: number;
@@ -41,9 +43,9 @@ export function useListState<F extends string>(options: {
           if (resetPage) next.delete('page');
           return next;
         },
-        { replace: true },
+        { replace: options.history !== 'push' },
       ),
-    [setParams],
+    [setParams, options.history],
   );
   return {
     page,

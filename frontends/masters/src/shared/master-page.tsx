@@ -12,7 +12,7 @@ import { FilterBar, type Page as ListPage, SearchInput } from '@bahi/ui/screen';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { useMasterMutations } from './master-api.ts';
 import { RowActions } from './row-actions.tsx';
 
@@ -125,8 +125,10 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
           onPageSize: list.setPageSize,
         }}
       />
-      {editing ? props.form(editing === 'new' ? null : editing, close, list) : null}
-      {acting && props.actionDialog ? props.actionDialog(acting, () => setActing(null)) : null}
+      <Suspense fallback={null}>
+        {editing ? props.form(editing === 'new' ? null : editing, close, list) : null}
+        {acting && props.actionDialog ? props.actionDialog(acting, () => setActing(null)) : null}
+      </Suspense>
       <ConfirmDialog
         open={!!deleting}
         title={`Delete ${props.kind}?`}

@@ -1,18 +1,7 @@
 import { agentInput, collectorInput, funderInput, godownInput } from '@bahi/contracts';
 import { FormDialog, useSnackbar } from '@bahi/ui';
-import {
-  DateField,
-  DecimalField,
-  FormProvider,
-  isoDay,
-  PARTY_PATH,
-  type Party,
-  type PartyKind,
-  SelectField,
-  TextField,
-  useCities,
-  useSchemaForm,
-} from '@bahi/ui/screen';
+import { DateField, DecimalField, FormProvider, SelectField, TextField, useSchemaForm } from '@bahi/ui/form';
+import { isoDay, PARTY_PATH, type Party, type PartyKind, useCities } from '@bahi/ui/screen';
 import { useMasterMutations } from './master-api.ts';
 
 const SCHEMA = { Funder: funderInput, Agent: agentInput, Collector: collectorInput, Godown: godownInput };

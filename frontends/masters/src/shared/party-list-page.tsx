@@ -1,4 +1,4 @@
-import { type Column, RouterLink } from '@bahi/ui';
+import { type Column, lazyNamed, RouterLink } from '@bahi/ui';
 import {
   AsOfInput,
   CityFilter,
@@ -14,7 +14,9 @@ import {
 import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { type ListState, MasterPage } from './master-page.tsx';
-import { PartyFormDialog } from './party-form-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const PartyFormDialog = lazyNamed(() => import('./party-form-dialog.tsx'), 'PartyFormDialog');
 
 const useStyles = makeStyles({
   amount: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },

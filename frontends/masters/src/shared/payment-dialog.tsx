@@ -5,14 +5,12 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
-  isoDay,
-  type Party,
   RadioField,
   TextField,
-  today,
   useSchemaForm,
   useWatch,
-} from '@bahi/ui/screen';
+} from '@bahi/ui/form';
+import { isoDay, type Party, today } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
 import { usePost } from './master-api.ts';
 

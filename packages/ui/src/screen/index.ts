@@ -1,6 +1,6 @@
 // '@bahi/ui/screen': the foundation every feature screen stands on (docs/frontend.md). A
 // module-federation singleton of its own, loaded with the first screen that needs it, so the
-// shell's first page does not carry TanStack Query, react-hook-form or zod.
+// shell's first page does not carry TanStack Query. Forms are '@bahi/ui/form'.
 export {
   keepPreviousData,
   type QueryKey,
@@ -9,14 +9,11 @@ export {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-export { FormProvider, useFormContext, useWatch } from 'react-hook-form';
+export * from './date-input.tsx';
 export * from './date-text.ts';
 export * from './decimal-text.ts';
-export * from './entity-picker.tsx';
-export * from './fields.tsx';
 export * from './list-controls.tsx';
 export * from './live-invalidation.ts';
 export * from './parties.ts';
 export * from './query-client.tsx';
-export * from './schema-form.ts';
 export * from './server-errors.ts';

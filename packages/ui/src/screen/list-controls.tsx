@@ -2,7 +2,7 @@ import { useDebouncedValue } from '@bahi/ui';
 import { Button, Field, Input, makeStyles, Select, tokens } from '@fluentui/react-components';
 import { DismissRegular, SearchRegular } from '@fluentui/react-icons';
 import { useEffect, useId, useRef, useState } from 'react';
-import { DateInput } from './fields.tsx';
+import { DateInput } from './date-input.tsx';
 import { useCities } from './parties.ts';
 
 const useStyles = makeStyles({

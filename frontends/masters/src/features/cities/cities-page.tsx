@@ -1,8 +1,10 @@
-import { formatRate } from '@bahi/ui';
+import { formatRate, lazyNamed } from '@bahi/ui';
 import type { City } from '@bahi/ui/screen';
 import { MasterPage } from '../../shared/master-page.tsx';
 import { useCitiesPage } from './api.ts';
-import { CityFormDialog } from './city-form-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const CityFormDialog = lazyNamed(() => import('./city-form-dialog.tsx'), 'CityFormDialog');
 
 /** Cities (spec section 2): City Name, Currency Name, Rate; New City, edit, delete. */
 export function CitiesPage() {

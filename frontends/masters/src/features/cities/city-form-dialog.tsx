@@ -1,6 +1,7 @@
 import { cityInput } from '@bahi/contracts';
 import { FormDialog, useSnackbar } from '@bahi/ui';
-import { type City, DecimalField, FormProvider, TextField, useSchemaForm } from '@bahi/ui/screen';
+import { DecimalField, FormProvider, TextField, useSchemaForm } from '@bahi/ui/form';
+import type { City } from '@bahi/ui/screen';
 import { useMasterMutations } from '../../shared/master-api.ts';
 
 /** New City / Edit City: name, currency name and its INR rate (ACCOUNTING.md section 2). */

@@ -1,3 +1,4 @@
+import { lazyNamed } from '@bahi/ui';
 import {
   Amount,
   cityColumn,
@@ -6,7 +7,9 @@ import {
   PartyListPage,
   phoneColumn,
 } from '../../shared/party-list-page.tsx';
-import { SalaryDialog } from './salary-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const SalaryDialog = lazyNamed(() => import('./salary-dialog.tsx'), 'SalaryDialog');
 
 /** Collectors (spec section 2): as Funders plus Salary, with Pay Salary. */
 export function CollectorsPage() {

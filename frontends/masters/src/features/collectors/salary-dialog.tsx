@@ -1,22 +1,24 @@
 import { salaryPaymentInput } from '@bahi/contracts';
 import { ErrorAlert, FormDialog, useSnackbar } from '@bahi/ui';
 import {
-  compareDecimal,
   DateField,
   DecimalField,
   EntityField,
   FormProvider,
+  RadioField,
+  SelectField,
+  TextField,
+  useSchemaForm,
+  useWatch,
+} from '@bahi/ui/form';
+import {
+  compareDecimal,
   isoDay,
   isPositiveDecimal,
   type Party,
-  RadioField,
-  SelectField,
   subtractDecimal,
-  TextField,
   today,
   useQuery,
-  useSchemaForm,
-  useWatch,
 } from '@bahi/ui/screen';
 import { useEffect } from 'react';
 import { usePost } from '../../shared/master-api.ts';

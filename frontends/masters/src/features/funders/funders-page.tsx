@@ -1,3 +1,4 @@
+import { lazyNamed } from '@bahi/ui';
 import {
   cityColumn,
   currentColumn,
@@ -5,7 +6,9 @@ import {
   PartyListPage,
   phoneColumn,
 } from '../../shared/party-list-page.tsx';
-import { PaymentDialog } from '../../shared/payment-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const PaymentDialog = lazyNamed(() => import('../../shared/payment-dialog.tsx'), 'PaymentDialog');
 
 /** Funders (spec section 2): Name, City, Phone, Opening and Current Balance; Pay, edit, delete. */
 export function FundersPage() {

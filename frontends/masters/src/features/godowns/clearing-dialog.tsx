@@ -5,14 +5,11 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
-  isoDay,
-  isPositiveDecimal,
-  type Party,
   TextField,
-  today,
   useSchemaForm,
   useWatch,
-} from '@bahi/ui/screen';
+} from '@bahi/ui/form';
+import { isoDay, isPositiveDecimal, type Party, today } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
 import { usePost } from '../../shared/master-api.ts';
 

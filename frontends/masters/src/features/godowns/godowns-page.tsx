@@ -1,7 +1,9 @@
-import { formatQuantity } from '@bahi/ui';
+import { formatQuantity, lazyNamed } from '@bahi/ui';
 import type { Party } from '@bahi/ui/screen';
 import { Amount, currentColumn, PartyListPage, phoneColumn } from '../../shared/party-list-page.tsx';
-import { ClearingDialog } from './clearing-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const ClearingDialog = lazyNamed(() => import('./clearing-dialog.tsx'), 'ClearingDialog');
 
 /** 'Cumin: 85.0000' per product held, or 'Empty' (spec section 2). */
 export function StockList(props: { stock: Party['stock'] }) {

@@ -1,6 +1,6 @@
 import { productInput } from '@bahi/contracts';
 import { FormDialog, useSnackbar } from '@bahi/ui';
-import { FormProvider, TextField, useSchemaForm } from '@bahi/ui/screen';
+import { FormProvider, TextField, useSchemaForm } from '@bahi/ui/form';
 import { useMasterMutations } from '../../shared/master-api.ts';
 import type { Product } from './api.ts';
 

@@ -1,6 +1,9 @@
+import { lazyNamed } from '@bahi/ui';
 import { MasterPage } from '../../shared/master-page.tsx';
 import { type Product, useProductsPage } from './api.ts';
-import { ProductFormDialog } from './product-form-dialog.tsx';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const ProductFormDialog = lazyNamed(() => import('./product-form-dialog.tsx'), 'ProductFormDialog');
 
 /** Products (spec section 2): a name column; New Product, edit, delete. */
 export function ProductsPage() {

@@ -1,17 +1,8 @@
-import {
-  api,
-  type Column,
-  DataTable,
-  ErrorAlert,
-  errorText,
-  formatDateTime,
-  Page,
-  type User,
-  useListState,
-} from '@bahi/ui';
-import { Badge, Field, Input, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
+import { type Column, DataTable, ErrorAlert, errorText, formatDateTime, Page, useListState } from '@bahi/ui';
+import { DateInput, ScreenProviders, useQuery } from '@bahi/ui/screen';
+import { Badge, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import type { ActivityEntry } from '../../shared/activity.ts';
+import { activityLogQuery, userChoicesQuery } from './api.ts';
 
 const PAGE_SIZES = [15, 25, 50, 100];
 const ENTITY_TYPES = [
@@ -70,57 +61,22 @@ export function shownData(data: Record<string, unknown> | null): string {
   return Object.keys(kept).length ? JSON.stringify(kept, null, 2) : 'N/A';
 }
 
-/** Activity Log (spec section 2; Admin only): filters in the URL, any change back to page 1. */
+/** Activity Log (spec section 2; Admin only). */
 export function ActivityLogPage() {
-  const styles = useStyles();
-  const list = useListState({ pageSize: 25, filters: FILTERS });
-  const f = list.filters;
-  const [rows, setRows] = useState<ActivityEntry[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [users, setUsers] = useState<User[]>([]);
-  const [usersError, setUsersError] = useState<string | null>(null);
+  return (
+    <ScreenProviders>
+      <ActivityLog />
+    </ScreenProviders>
+  );
+}
 
-  useEffect(() => {
-    api.get<{ data: User[] }>('/masters/users', { limit: -1 }).then(
-      (r) => setUsers(r.data),
-      (e) => setUsersError(errorText(e, 'Failed to load users for filter.')),
-    );
-  }, []);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .get<{ data: ActivityEntry[]; totalItems: number }>('/logs', {
-        page: list.page,
-        limit: list.pageSize,
-        userId: f.userId,
-        actionType: f.actionType,
-        modelName: f.modelName,
-        // Full ISO timestamps (spec section 7) that keep the chosen calendar day in any time zone.
-        startDate: f.startDate ? `${f.startDate}T00:00:00.000Z` : '',
-        endDate: f.endDate ? `${f.endDate}T00:00:00.000Z` : '',
-      })
-      .then(
-        (r) => {
-          if (!live) return;
-          setRows(r.data);
-          setTotal(r.totalItems);
-          setError(null);
-        },
-        (e) => {
-          if (!live) return;
-          setRows([]);
-          setTotal(0);
-          setError(errorText(e, 'Failed to fetch activity logs.'));
-        },
-      )
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [list.page, list.pageSize, f]);
+/** Filters in the URL, each change a history entry (Back returns to the last filter) and page 1. */
+function ActivityLog() {
+  const styles = useStyles();
+  const list = useListState({ pageSize: 25, filters: FILTERS, history: 'push' });
+  const f = list.filters;
+  const query = useQuery(activityLogQuery(list.page, list.pageSize, f));
+  const users = useQuery(userChoicesQuery());
 
   const columns: Column<ActivityEntry>[] = [
     {
@@ -154,12 +110,12 @@ export function ActivityLogPage() {
   return (
     <Page title="Activity Log">
       <Text>A history of all create, update and delete changes made in Bahi, newest first.</Text>
-      <ErrorAlert text={usersError} />
+      <ErrorAlert text={users.isError ? errorText(users.error, 'Failed to load users for filter.') : null} />
       <div className={styles.filters}>
         <Field label="User">
           <Select value={f.userId} onChange={(_, d) => list.setFilter('userId', d.value)}>
             <option value="">All Users</option>
-            {users.map((u) => (
+            {(users.data ?? []).map((u) => (
               <option key={u.id} value={u.id}>
                 {u.name}
               </option>
@@ -182,25 +138,35 @@ export function ActivityLogPage() {
             ))}
           </Select>
         </Field>
-        <Field label="From Date">
-          <Input type="date" value={f.startDate} onChange={(_, d) => list.setFilter('startDate', d.value)} />
+        <Field label={{ children: 'From Date', htmlFor: 'log-from' }}>
+          <DateInput
+            id="log-from"
+            label="From Date"
+            value={f.startDate}
+            onChange={(d) => list.setFilter('startDate', d)}
+          />
         </Field>
-        <Field label="To Date">
-          <Input type="date" value={f.endDate} onChange={(_, d) => list.setFilter('endDate', d.value)} />
+        <Field label={{ children: 'To Date', htmlFor: 'log-to' }}>
+          <DateInput
+            id="log-to"
+            label="To Date"
+            value={f.endDate}
+            onChange={(d) => list.setFilter('endDate', d)}
+          />
         </Field>
       </div>
-      <ErrorAlert text={error} />
+      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch activity logs.') : null} />
       <DataTable
         label="Activity log"
         columns={columns}
-        rows={rows}
+        rows={query.isError ? [] : (query.data?.data ?? [])}
         rowKey={(r) => r.id}
-        loading={loading}
+        loading={query.isPending}
         emptyText="No activity logs found for the current filters."
         paging={{
           page: list.page,
           pageSize: list.pageSize,
-          totalItems: total,
+          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
           pageSizes: PAGE_SIZES,
           onPage: list.setPage,
           onPageSize: list.setPageSize,

@@ -5,18 +5,19 @@ import {
   DataTable,
   ErrorAlert,
   errorText,
-  FormDialog,
   Page,
-  ROLES,
   type Role,
   type User,
   useListState,
   useSession,
   useSnackbar,
 } from '@bahi/ui';
-import { Badge, Button, Checkbox, Field, Input, Select, Switch, Tooltip } from '@fluentui/react-components';
+import { ScreenProviders, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
+import { Badge, Button, Checkbox, Tooltip } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { usersQuery } from './api.ts';
+import { UserFormDialog } from './user-form-dialog.tsx';
 
 const PAGE_SIZES = [10, 15, 25, 50, 100];
 const ROLE_COLOR: Record<Role, 'brand' | 'informative' | 'success' | 'subtle'> = {
@@ -26,115 +27,38 @@ const ROLE_COLOR: Record<Role, 'brand' | 'informative' | 'success' | 'subtle'> =
   Viewer: 'subtle',
 };
 
-interface Form {
-  name: string;
-  email: string;
-  phone: string;
-  role: Role;
-  is_active: boolean;
-  password: string;
-}
-const EMPTY: Form = { name: '', email: '', phone: '', role: 'Viewer', is_active: true, password: '' };
-
 /** User Management (spec section 2; Admin only). */
 export function UsersPage() {
+  return (
+    <ScreenProviders>
+      <Users />
+    </ScreenProviders>
+  );
+}
+
+function Users() {
   const { user: me } = useSession();
   const notify = useSnackbar();
+  const client = useQueryClient();
   const list = useListState({ pageSize: 15 });
-  const [rows, setRows] = useState<User[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<{ id: string | null; form: Form } | null>(null);
-  const [touched, setTouched] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const query = useQuery(usersQuery({ page: list.page, limit: list.pageSize }));
+  const remove = useMutation({
+    mutationFn: (id: string) => api.delete(`/masters/users/${id}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['settings', 'users'] }),
+  });
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const page = await api.get<{ data: User[]; totalItems: number }>('/masters/users', {
-        page: list.page,
-        limit: list.pageSize,
-      });
-      setRows(page.data);
-      setTotal(page.totalItems);
-      setError(null);
-    } catch (e) {
-      setRows([]);
-      setTotal(0);
-      setError(errorText(e, 'Failed to fetch users.'));
-    } finally {
-      setLoading(false);
-    }
-  }, [list.page, list.pageSize]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const open = (u: User | null) => {
-    setTouched(false);
-    setSaveError(null);
-    setEditing(
-      u
-        ? {
-            id: u.id,
-            form: {
-              name: u.name,
-              email: u.email,
-              phone: u.phone ?? '',
-              role: u.role,
-              is_active: u.is_active,
-              password: '',
-            },
-          }
-        : { id: null, form: EMPTY },
-    );
-  };
-  const set = <K extends keyof Form>(key: K, value: Form[K]) =>
-    setEditing((e) => (e ? { ...e, form: { ...e.form, [key]: value } } : e));
-
-  const save = async () => {
-    if (!editing) return;
-    setTouched(true);
-    const f = editing.form;
-    if (!f.name.trim() || !f.email.trim() || !f.role || (!editing.id && !f.password)) return;
-    const body: Record<string, unknown> = {
-      name: f.name.trim(),
-      email: f.email.trim(),
-      phone: f.phone.trim() || null,
-      role: f.role,
-      is_active: f.is_active,
-    };
-    // A blank password is left out: on edit it keeps the current one (spec section 5).
-    if (f.password) body.password = f.password;
-    setBusy(true);
-    setSaveError(null);
-    try {
-      if (editing.id) await api.put(`/masters/users/${editing.id}`, body);
-      else await api.post('/masters/users', body);
-      notify(editing.id ? 'User updated successfully!' : 'User created successfully!');
-      setEditing(null);
-      await load();
-    } catch (e) {
-      setSaveError(errorText(e, 'An unexpected error occurred.'));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
+  const confirmDelete = async () => {
     if (!deleting) return;
-    setBusy(true);
     try {
-      await api.delete(`/masters/users/${deleting.id}`);
+      await remove.mutateAsync(deleting.id);
       notify('User deleted successfully!');
-      await load();
+      setDeleteError(null);
     } catch (e) {
-      setError(errorText(e, 'Failed to delete user.'));
+      setDeleteError(errorText(e, 'Failed to delete user.'));
     } finally {
-      setBusy(false);
       setDeleting(null);
     }
   };
@@ -166,7 +90,7 @@ export function UsersPage() {
       render: (u) => (
         <>
           <Tooltip content={`Edit ${u.name}`} relationship="label">
-            <Button appearance="subtle" icon={<EditRegular />} onClick={() => open(u)} />
+            <Button appearance="subtle" icon={<EditRegular />} onClick={() => setEditing(u)} />
           </Tooltip>
           <Tooltip
             content={u.id === me?.id ? 'You cannot delete yourself' : `Delete ${u.name}`}
@@ -184,80 +108,42 @@ export function UsersPage() {
     },
   ];
 
-  const f = editing?.form ?? EMPTY;
-  const req = (v: string, label: string) => (touched && !v.trim() ? `${label} is required` : undefined);
   return (
     <Page
       title="User Management"
       actions={
-        <Button appearance="primary" icon={<AddRegular />} onClick={() => open(null)}>
+        <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing('new')}>
           New User
         </Button>
       }
     >
-      <ErrorAlert text={error} />
+      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch users.') : deleteError} />
       <DataTable
         label="Users"
         columns={columns}
-        rows={rows}
+        rows={query.isError ? [] : (query.data?.data ?? [])}
         rowKey={(u) => u.id}
-        loading={loading}
+        loading={query.isPending}
         emptyText="No users found."
         paging={{
           page: list.page,
           pageSize: list.pageSize,
-          totalItems: total,
+          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
           pageSizes: PAGE_SIZES,
           onPage: list.setPage,
           onPageSize: list.setPageSize,
         }}
       />
-      <FormDialog
-        open={!!editing}
-        title={editing?.id ? 'Edit User' : 'Add New User'}
-        busy={busy}
-        error={saveError}
-        onClose={() => setEditing(null)}
-        onSubmit={() => void save()}
-      >
-        <Field label="Full Name" required validationMessage={req(f.name, 'Full Name')}>
-          <Input value={f.name} onChange={(_, d) => set('name', d.value)} />
-        </Field>
-        <Field label="Email" required validationMessage={req(f.email, 'Email')}>
-          <Input type="email" value={f.email} onChange={(_, d) => set('email', d.value)} />
-        </Field>
-        <Field label="Phone">
-          <Input value={f.phone} onChange={(_, d) => set('phone', d.value)} />
-        </Field>
-        <Field label="Role" required>
-          <Select value={f.role} onChange={(_, d) => set('role', d.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </Select>
-        </Field>
-        <Field
-          label="Password"
-          required={!editing?.id}
-          hint={editing?.id ? 'Leave blank to keep current password' : 'Min. 6 characters required'}
-          validationMessage={!editing?.id && touched && !f.password ? 'Password is required' : undefined}
-        >
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={f.password}
-            onChange={(_, d) => set('password', d.value)}
-          />
-        </Field>
-        <Switch label="Active" checked={f.is_active} onChange={(_, d) => set('is_active', d.checked)} />
-      </FormDialog>
+      {editing ? (
+        <UserFormDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
       <ConfirmDialog
         open={!!deleting}
         title="Delete User?"
         message={`Are you sure you want to permanently delete user "${deleting?.name ?? ''}"?`}
-        busy={busy}
+        busy={remove.isPending}
         onCancel={() => setDeleting(null)}
-        onConfirm={() => void remove()}
+        onConfirm={() => void confirmDelete()}
       />
     </Page>
   );

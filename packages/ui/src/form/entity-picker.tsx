@@ -1,8 +1,4 @@
 import { useDebouncedValue } from '@bahi/ui';
-import { Combobox, Field, makeStyles, Option, Text, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
-import { useController, useFormContext } from 'react-hook-form';
 import {
   currentBalance,
   money,
@@ -10,7 +6,11 @@ import {
   type PartyKind,
   partyCurrency,
   partyOptionsQuery,
-} from './parties.ts';
+  useQuery,
+} from '@bahi/ui/screen';
+import { Combobox, Field, makeStyles, Option, Text, tokens } from '@fluentui/react-components';
+import { useEffect, useId, useState } from 'react';
+import { useController, useFormContext } from 'react-hook-form';
 
 const useStyles = makeStyles({
   option: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalL, width: '100%' },

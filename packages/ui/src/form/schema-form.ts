@@ -1,3 +1,4 @@
+import { fieldPaths, splitServerErrors } from '@bahi/ui/screen';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import {
@@ -8,7 +9,6 @@ import {
   useForm,
 } from 'react-hook-form';
 import type { z } from 'zod';
-import { fieldPaths, splitServerErrors } from './server-errors.ts';
 
 export const SAVE_FAILED = 'An unexpected error occurred.';
 

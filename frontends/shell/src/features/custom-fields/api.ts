@@ -1,0 +1,31 @@
+import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from '@bahi/contracts';
+import { api } from '@bahi/ui';
+import { queryOptions } from '@bahi/ui/screen';
+
+export type FieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+export type EntityType = (typeof CUSTOM_FIELD_ENTITY_TYPES)[number];
+
+export interface CustomField {
+  id: string;
+  name: string;
+  type: FieldType;
+  is_required: boolean;
+  options: string[] | null;
+  entity_types: EntityType[];
+}
+
+/** Spec section 3: how each type is named on screen. */
+export const TYPE_LABEL: Record<FieldType, string> = {
+  TEXT: 'Text',
+  NUMBER: 'Number',
+  DATE: 'Date',
+  BOOLEAN: 'Yes / No',
+  SELECT: 'Dropdown Select',
+};
+
+/** GET /masters/custom-fields: a plain list (spec section 7). */
+export const customFieldsQuery = () =>
+  queryOptions({
+    queryKey: ['settings', 'custom-fields'],
+    queryFn: ({ signal }) => api.get<CustomField[]>('/masters/custom-fields', undefined, signal),
+  });
