@@ -1,4 +1,4 @@
-import { useDebouncedValue } from '@bahi/ui';
+import { CityTabs, ErrorAlert, errorText, useDebouncedValue } from '@bahi/ui';
 import { Button, Field, Input, makeStyles, Select, tokens } from '@fluentui/react-components';
 import { DismissRegular, SearchRegular } from '@fluentui/react-icons';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -100,4 +100,23 @@ export function AsOfInput(props: { value: string; onChange(day: string): void })
       </span>
     </Field>
   );
+}
+
+/**
+ * One tab per city from the one cached cities query (the transactions and reports screens):
+ * 'All Cities' first where the screen offers it; the first city chosen once cities load.
+ */
+export function CityTabsFromQuery(props: {
+  value: string;
+  onChange(cityId: string): void;
+  includeAll?: boolean;
+}) {
+  const cities = useCities();
+  const first = cities.data?.[0]?.id;
+  const { value, onChange, includeAll } = props;
+  useEffect(() => {
+    if (!includeAll && !value && first) onChange(first);
+  }, [includeAll, value, first, onChange]);
+  if (cities.isError) return <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />;
+  return <CityTabs cities={cities.data ?? []} value={value} onChange={onChange} includeAll={includeAll} />;
 }

@@ -18,6 +18,7 @@ import {
   makeStyles,
   Tag,
   TagGroup,
+  Text,
   tokens,
 } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
@@ -30,6 +31,9 @@ const useStyles = makeStyles({
   grow: { flexGrow: 1 },
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalM },
   tags: { flexWrap: 'wrap', rowGap: tokens.spacingVerticalXS },
+  fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
+  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
+  error: { color: tokens.colorPaletteRedForeground1 },
 });
 
 /** The options of a Dropdown Select: added with Enter or Add, only if new and not empty (spec section 5). */
@@ -97,8 +101,16 @@ function EntityTypesField() {
   const styles = useStyles();
   const { field, fieldState } = useController({ name: 'entity_types' });
   const chosen = (field.value as string[]) ?? [];
+  const error = fieldState.error?.message;
+  // A fieldset, not a Field: Field hands its id and label to every checkbox inside.
   return (
-    <Field label="Apply to Forms" required validationMessage={fieldState.error?.message}>
+    <fieldset className={styles.fieldset} aria-invalid={!!error}>
+      <legend className={styles.legend}>
+        Apply to Forms{' '}
+        <span aria-hidden className={styles.error}>
+          *
+        </span>
+      </legend>
       <div className={styles.checks}>
         {CUSTOM_FIELD_ENTITY_TYPES.map((t) => (
           <Checkbox
@@ -109,7 +121,12 @@ function EntityTypesField() {
           />
         ))}
       </div>
-    </Field>
+      {error ? (
+        <Text role="alert" size={200} className={styles.error}>
+          {error}
+        </Text>
+      ) : null}
+    </fieldset>
   );
 }
 
