@@ -1,4 +1,4 @@
-import { businessDate } from '@bahi/contracts';
+import { queryDate } from '@bahi/contracts';
 import { z } from 'zod';
 
 /**
@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const day = (label: string) =>
   z
-    .union([z.literal('').transform(() => undefined), businessDate(label)])
+    .union([z.literal('').transform(() => undefined), queryDate(label)])
     .optional()
     .transform((v) => v || undefined);
 
