@@ -3,7 +3,7 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { escapeLike } from './query-params.ts';
+import { escapeLike, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
@@ -15,7 +15,7 @@ export const listQuery = z.object({
     .int()
     .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
     .default(15),
-  search: z.string().trim().max(200).optional(),
+  search: queryText('search', 200),
   city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
 });
 
@@ -116,7 +116,9 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
         .execute();
     }
 
-    const partyKind = PARTY_KINDS[kind as keyof typeof PARTY_KINDS];
+    const partyKind = Object.hasOwn(PARTY_KINDS, kind)
+      ? PARTY_KINDS[kind as keyof typeof PARTY_KINDS]
+      : undefined;
     if (!partyKind) throw new HttpError(404, `There is no master list called "${kind}".`);
     return listParties(deps, partyKind, q);
   });

@@ -65,7 +65,8 @@ export function toHttp(error: unknown): never {
 }
 
 export function routeKind(kind: string): KindRoute {
-  const route = KINDS[kind];
+  // Own keys only: `constructor` or `__proto__` in the URL is no master list.
+  const route = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
   if (!route) throw new HttpError(404, `There is no master list called "${kind}".`);
   return route;
 }
