@@ -96,6 +96,15 @@ describe.each(TEST_STORAGES)('quarantine of an unprojectable event [%s]', (stora
     );
     expect(others.filter((p: Body) => p.status === 'failed')).toEqual([]);
 
+    // The public readiness check says that it stopped, not the database's words.
+    const ready = (await (await fetch(`${url}/api/ready`)).json()) as Body;
+    const readyMasters = ready.projections.find((p: Body) => p.name === 'masters');
+    expect(readyMasters).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^stopped after a failure/),
+    });
+    expect(JSON.stringify(ready)).not.toMatch(/out of range|0000-01-01/);
+
     const seen = await call('GET', '/admin/projections/masters/failing-event');
     expect(seen.status).toBe(200);
     expect(seen.body.event).toMatchObject({

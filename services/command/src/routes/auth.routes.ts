@@ -56,9 +56,9 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     const user = await userHoldingEmail(deps.eventStore, email);
     // The password is checked even for an unknown email, so the answer takes as long.
     const ok = await deps.credentials.check(user?.id ?? '00000000-0000-0000-0000-000000000000', password);
-    if (!user || !ok) throw new HttpError(401, WRONG);
-    if (!user.is_active)
-      throw new HttpError(403, 'Your account is inactive. Please contact an administrator.');
+    // An inactive account answers as a wrong password does: the answer tells no one whether an
+    // account exists or was switched off (no oracle); an Admin sees it in the user list.
+    if (!user || !ok || !user.is_active) throw new HttpError(401, WRONG);
     deps.limiter.succeeded(email, request.ip);
     const token = await deps.tokens.sign({ userId: user.id, role: user.role });
     // The same session for the live event stream, which a browser opens without headers.
