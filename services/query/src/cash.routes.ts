@@ -215,7 +215,7 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
     await readAfterClientPosition(deps, request, reads);
     const row = await deps.readDb
       .selectFrom('cash_records')
-      .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('total'))
+      .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('total'))
       .where('kind', '=', 'SalaryPayment')
       .where(sql<string>`record->>'collector_id'`, '=', q.collector_id)
       .where(sql<number>`(record->>'month')::int`, '=', q.month)

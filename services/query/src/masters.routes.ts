@@ -174,11 +174,11 @@ export async function listParties(
       (at.knownAt
         ? sql<string>`coalesce((select ${sign}sum(j.amount) from journal j where j.account = ${account}
             and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
-            and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(20, 2)::text`
+            and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(40, 2)::text`
         : at.asOf
           ? sql<string>`coalesce((select ${sign}sum(d.amount) from account_days d where d.account = ${account}
-              and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
-          : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(20, 2)::text`
+              and d.business_date <= ${at.asOf}::date), 0)::numeric(40, 2)::text`
+          : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(40, 2)::text`
       ).as('movements'),
     ])
     .orderBy('p.name')

@@ -109,14 +109,14 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       : recordedBy
         ? await deps.readDb
             .selectFrom('journal')
-            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
             .where('account', '=', account)
             .where('business_date', '<', q.startDate)
             .where('recorded_at', '<=', new Date(recordedBy))
             .executeTakeFirstOrThrow()
         : await deps.readDb
             .selectFrom('account_days')
-            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
             .where('account', '=', account)
             .where('business_date', '<', q.startDate)
             .executeTakeFirstOrThrow();
@@ -220,7 +220,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     const row = await deps.readDb
       .selectFrom('account_totals')
       .select([
-        sql<string>`coalesce(sum(quantity), 0)::numeric(20, 4)::text`.as('quantity'),
+        sql<string>`coalesce(sum(quantity), 0)::numeric(40, 4)::text`.as('quantity'),
         sql<string>`case when coalesce(sum(quantity), 0) = 0 then '0.0000' else round(sum(inr) / sum(quantity), 4)::text end`.as(
           'average_rate',
         ),
@@ -260,7 +260,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     const totalsQuery = sql<{ kind: string; total: string }>`
       select p.kind,
              (sum(p.opening_balance * coalesce(c.rate, 1))
-              + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(20, 2)::text as total
+              + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(40, 2)::text as total
         from parties p
         left join cities c on c.id = p.city_id
         left join lateral (
@@ -278,8 +278,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       select current_date::text as today,
              coalesce((select json_agg(s) from (
                select business_date::text as day,
-                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
-                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(20, 2)::text as expense
+                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(40, 2)::text as income,
+                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(40, 2)::text as expense
                  from account_days
                 where business_date between current_date - 29 and current_date
                   and account like 'nominal:%'

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { decideCashEntry, initialCashEntry, requireStorable } from '@bahi/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBooksCaughtUp, expectRebuildIdentical, headPosition } from './testing/books.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
@@ -176,6 +178,47 @@ describe.each(TEST_STORAGES)('inputs that would stop the books [%s]', (storage) 
     });
     await expectBooksCaughtUp(t);
   });
+
+  it('adds up a thousand of the largest postings to one account on one day without overflowing the sums', async () => {
+    // Each expense is the largest the domain accepts; their sum per account and day (over 10^18)
+    // overflowed numeric(20, 2) in account_totals and account_days and stopped the journal.
+    // Appended as the command side writes them (the domain decides each), 1,001 of them quickly.
+    const big = await created('/masters/collectors', { name: 'Big', city_id: ids.karachi });
+    for (let i = 0; i < 1001; i++) {
+      const id = randomUUID();
+      const [event] = decideCashEntry(
+        'Expense',
+        {
+          type: 'Record',
+          entry: {
+            id,
+            city_id: ids.karachi!,
+            category: 'Huge',
+            amount: '999999999999999.99',
+            remarks: null,
+            expense_date: '2026-11-20',
+            paid_from_entity_type: 'Collector',
+            paid_from_entity_id: big,
+          },
+          payer: { rate: '0.3000', currency: 'PKR' },
+        },
+        initialCashEntry(),
+      );
+      requireStorable(event!);
+      await t.bahi.eventStore.append(
+        `expense-${id}`,
+        [{ type: event!.type, data: event!.data, metadata: { schemaVersion: 1 } }],
+        'no_stream',
+      );
+    }
+    await expectBooksCaughtUp(t, 120_000);
+    await t.syncToHead();
+    const collectors = (await t.call('GET', '/masters/collectors?limit=-1')).body.data as Body[];
+    expect(collectors.find((c) => c.id === big)?.balance).toEqual({ amount: '-1000999999999999989.99' });
+    const day = await t.call('GET', `/reports/ledger/Collector/${big}?asOf=2026-11-30`);
+    expect(day.status, JSON.stringify(day.body)).toBe(200);
+    expect(day.body.closingBalance).toBe('-1000999999999999989.99');
+  }, 180_000);
 
   it('keeps every projection running, and a rebuild agrees with the live read models', async () => {
     await expectBooksCaughtUp(t);
