@@ -2,6 +2,8 @@
  * npm run projections -- status
  * npm run projections -- rebuild [name...] [--compare-only]
  * npm run projections -- resume <name>
+ * npm run projections -- failing <name>
+ * npm run projections -- quarantine <name> <position> --reason "why"
  *
  * For the database the environment names (DATABASE_URL, or the standalone's BAHI_DATA_DIR):
  * - status: each projection's position, lag behind the head of the log, status and last error,
@@ -10,12 +12,18 @@
  *   prints the comparison (row counts, checksums, balance differences) and swaps the rebuilt
  *   tables in atomically (unless --compare-only). No names: every projection.
  * - resume: a projection stopped by an event it could not apply starts again from its checkpoint.
+ * - failing: the event a stopped projection cannot apply (position, type, stream, data, error).
+ * - quarantine: sets that event aside for the projection (an EventQuarantined event with the
+ *   reason), and the projection goes on; rebuilds leave it out too.
  * An embedded database belongs to one process: with the standalone running, use the Admin API.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   allProjections,
+  failingEvent,
+  QuarantineRefused,
+  quarantineEvent,
   RebuildRefused,
   type RebuildReport,
   rebuildProjections,
@@ -28,17 +36,21 @@ import { lockDataDir } from '@bahi/standalone';
 const USAGE = `usage: npm run projections -- status
        npm run projections -- rebuild [name...] [--compare-only]
        npm run projections -- resume <name>
+       npm run projections -- failing <name>
+       npm run projections -- quarantine <name> <position> --reason "why it is set aside"
 projections: ${allProjections.map((p) => p.name).join(', ')}`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { 'compare-only': { type: 'boolean', default: false } },
+  options: { 'compare-only': { type: 'boolean', default: false }, reason: { type: 'string' } },
 });
 const [command, ...names] = positionals;
 if (
   !command ||
-  !['status', 'rebuild', 'resume'].includes(command) ||
-  (command === 'resume' && names.length !== 1)
+  !['status', 'rebuild', 'resume', 'failing', 'quarantine'].includes(command) ||
+  ((command === 'resume' || command === 'failing') && names.length !== 1) ||
+  (command === 'quarantine' &&
+    (names.length !== 2 || !/^\d{1,19}$/.test(names[1]!) || (values.reason ?? '').trim().length < 3))
 ) {
   console.error(USAGE);
   process.exit(2);
@@ -121,6 +133,36 @@ try {
       );
     }
     process.exitCode = rows.some((r) => r.status === 'failed') ? 1 : 0;
+  } else if (command === 'failing') {
+    const failing = await failingEvent(storage.eventStore, storage.readDb, names[0]!);
+    if (!failing) {
+      console.log(`projections: ${names[0]} is not stopped at an event`);
+      process.exitCode = 1;
+    } else {
+      const { event } = failing;
+      console.log(`${names[0]} is stopped at position ${event.position}: ${event.type} in ${event.streamId}`);
+      console.log(`error: ${failing.error ?? ''}`);
+      console.log(JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2));
+      console.log(
+        `to set it aside: npm run projections -- quarantine ${names[0]} ${event.position} --reason "..."`,
+      );
+    }
+  } else if (command === 'quarantine') {
+    try {
+      const done = await quarantineEvent(storage.eventStore, storage.readDb, {
+        projection: names[0]!,
+        position: BigInt(names[1]!),
+        reason: values.reason!.trim(),
+        metadata: { userId: null, correlationId: `cli-${process.pid}`, causationId: null, via: 'cli' },
+      });
+      console.log(
+        `projections: the ${done.event.type} event at position ${done.event.position} is set aside for ${names[0]} (recorded at position ${done.position}); ${names[0]} goes on`,
+      );
+    } catch (error) {
+      if (!(error instanceof QuarantineRefused)) throw error;
+      console.error(`projections: ${error.message}`);
+      process.exitCode = 1;
+    }
   } else if (command === 'resume') {
     const outcome = await resumeProjection(storage.readDb, names[0]!);
     const said = {

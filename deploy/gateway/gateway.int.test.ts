@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../packages/server-kit/src/http-app.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bahi.conf.template');
@@ -362,6 +363,16 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       expect(reply.body).toBe('SHELL');
       expect(reply.headers['content-type']).toMatch(/^text\/html/);
       expect(reply.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('sends the security headers with every file it serves (the services send them on /api)', async () => {
+      for (const path of ['/', '/masters/cities', '/assets/app.1234.js', '/remotes/masters/remoteEntry.js']) {
+        const reply = await request(gatewayPort, 'GET', path);
+        expect(reply.headers['content-security-policy'], path).toBe(CONTENT_SECURITY_POLICY);
+        expect(reply.headers['x-content-type-options'], path).toBe('nosniff');
+        expect(reply.headers['x-frame-options'], path).toBe('DENY');
+        expect(reply.headers['referrer-policy'], path).toBe('no-referrer');
+      }
     });
 
     it('falls back to the shell index.html for a client-side route without extension', async () => {

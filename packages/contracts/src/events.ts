@@ -367,6 +367,21 @@ export const eventSchemas = {
       requested_by: z.uuid(),
     }),
   },
+  /**
+   * An operator set an event aside for one projection: it could not be applied, and the
+   * projection (and every rebuild of it) goes on without it (docs/read-side.md, Quarantine).
+   */
+  EventQuarantined: {
+    version: 1,
+    schema: z.object({
+      projection: text,
+      position: z.string().regex(/^\d+$/),
+      event_type: text,
+      stream_id: text,
+      reason: text,
+      error: nullableText,
+    }),
+  },
   /** The demo business was loaded (BAHI_DEMO=1), once. */
   DemoLoaded: { version: 1, schema: z.object({ writes: z.number().int() }) },
   /** The first Admin was created from the environment on an empty store. */
@@ -374,6 +389,9 @@ export const eventSchemas = {
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
+
+/** The stream of `EventQuarantined` decisions (services/projector/src/quarantine.ts). */
+export const QUARANTINE_STREAM = 'system-quarantine';
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]['schema']>;
 
 /** A domain event as the deciders produce it: its type and its data. */

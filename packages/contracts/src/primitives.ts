@@ -80,25 +80,86 @@ export const optionalId = (label: string) =>
     .optional()
     .transform((v) => (v ? v : null));
 
-/** A date as the UI sends it: a full ISO timestamp or YYYY-MM-DD; kept as the calendar date. */
-export const businessDate = (label: string) =>
-  z.string({ error: `${label} is required` }).transform((value, ctx) => {
-    const match = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(value.trim());
-    const date = match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`) : undefined;
-    if (
-      !match ||
-      !date ||
-      Number.isNaN(date.getTime()) ||
-      date.toISOString().slice(0, 10) !== value.trim().slice(0, 10)
-    ) {
-      ctx.addIssue({ code: 'custom', message: `${label} must be a date` });
-      return z.NEVER;
-    }
-    return value.trim().slice(0, 10);
-  });
+/**
+ * The business dates Bahi records: a record dated outside this range is refused with a 400
+ * (docs/decisions.md, "Business dates"). Postgres cannot store year 0, and a date far from
+ * today is a typing slip, never a business day; the range is checked where input enters, so
+ * no event carries a date a read model cannot hold.
+ */
+export const BUSINESS_DATE_MIN = '2000-01-01';
+export const BUSINESS_DATE_MAX = '2099-12-31';
 
+/**
+ * A full ISO timestamp (`2026-02-28T10:30`, with optional seconds, fraction and zone) or
+ * `YYYY-MM-DD`, nothing before or after it; `undefined` when it is neither or names a day
+ * that does not exist. The calendar date is the one written (a zone does not move it).
+ */
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+export function parseCalendarDate(value: string): string | undefined {
+  const match = ISO_DATE.exec(value);
+  if (!match) return undefined;
+  const text = `${match[1]}-${match[2]}-${match[3]}`;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text ? text : undefined;
+}
+
+/** Adds the issue and answers undefined when `value` is not a date within min .. max. */
+function checkDate(
+  value: string,
+  ctx: z.RefinementCtx,
+  label: string,
+  min: string,
+  max: string,
+  rangeMessage: string,
+): string | undefined {
+  const date = parseCalendarDate(value.trim());
+  if (!date) {
+    ctx.addIssue({ code: 'custom', message: `${label} must be a date` });
+    return undefined;
+  }
+  if (date < min || date > max) {
+    ctx.addIssue({ code: 'custom', message: rangeMessage });
+    return undefined;
+  }
+  return date;
+}
+
+const calendarDate = (label: string, min: string, max: string, rangeMessage: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .transform((value, ctx) => checkDate(value, ctx, label, min, max, rangeMessage) ?? z.NEVER);
+
+/** A date a record is made on: a real day from 2000-01-01 to 2099-12-31, kept as the calendar date. */
+export const businessDate = (label: string) =>
+  calendarDate(
+    label,
+    BUSINESS_DATE_MIN,
+    BUSINESS_DATE_MAX,
+    `${label} must be between ${BUSINESS_DATE_MIN} and ${BUSINESS_DATE_MAX}`,
+  );
+
+/**
+ * A date a read is asked for (a report's range, asOf): parsed as strictly, but any day from
+ * year 1 to 9999, as a range may well start before the first record.
+ */
+export const queryDate = (label: string) =>
+  calendarDate(label, '0001-01-01', '9999-12-31', `${label} must be between 0001-01-01 and 9999-12-31`);
+
+/** A business date that may be left out: empty, null or absent is none. */
 export const optionalBusinessDate = (label: string) =>
   z
-    .union([businessDate(label), z.literal(''), z.null()])
-    .optional()
-    .transform((v) => (v ? v : null));
+    .string({ error: `${label} must be a date` })
+    .nullish()
+    .transform((value, ctx) =>
+      value
+        ? (checkDate(
+            value,
+            ctx,
+            label,
+            BUSINESS_DATE_MIN,
+            BUSINESS_DATE_MAX,
+            `${label} must be between ${BUSINESS_DATE_MIN} and ${BUSINESS_DATE_MAX}`,
+          ) ?? z.NEVER)
+        : null,
+    );

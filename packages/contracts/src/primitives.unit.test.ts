@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { amountInput, canonicalDecimal, rateInput } from './primitives.ts';
+import {
+  amountInput,
+  businessDate,
+  canonicalDecimal,
+  optionalBusinessDate,
+  queryDate,
+  rateInput,
+} from './primitives.ts';
 
 describe('decimal inputs', () => {
   it('spell each value one way at its scale', () => {
@@ -26,5 +33,47 @@ describe('decimal inputs', () => {
     expect(problems('12,5')).toEqual(['Amount must be a number']);
     expect(problems(true)).toEqual(['Amount must be a number']);
     expect(problems('1234567890123456')).toEqual(['Amount is too large']);
+  });
+});
+
+describe('business dates', () => {
+  const problems = (value: unknown) =>
+    businessDate('Date')
+      .safeParse(value)
+      .error?.issues.map((i) => i.message);
+
+  it('take YYYY-MM-DD or a full ISO timestamp, and keep the calendar date written', () => {
+    expect(businessDate('Date').parse('2026-02-28')).toBe('2026-02-28');
+    expect(businessDate('Date').parse(' 2026-02-28 ')).toBe('2026-02-28');
+    expect(businessDate('Date').parse('2026-02-28T23:30:00.000Z')).toBe('2026-02-28');
+    expect(businessDate('Date').parse('2026-02-28T10:30')).toBe('2026-02-28');
+    expect(businessDate('Date').parse('2026-02-28T10:30:05+05:30')).toBe('2026-02-28');
+    expect(businessDate('Date').parse('2000-01-01')).toBe('2000-01-01');
+    expect(businessDate('Date').parse('2099-12-31')).toBe('2099-12-31');
+  });
+
+  it('refuse anything after the date, days that do not exist, and days outside 2000..2099', () => {
+    for (const bad of [
+      '2026-02-28Tgarbage',
+      '2026-02-28T',
+      '2026-02-28T25:00',
+      '2026-02-28x',
+      '2026-02-30',
+      '28/02/2026',
+    ])
+      expect(problems(bad), bad).toEqual(['Date must be a date']);
+    for (const out of ['0000-01-01', '1999-12-31', '2100-01-01', '9999-12-31'])
+      expect(problems(out), out).toEqual(['Date must be between 2000-01-01 and 2099-12-31']);
+    expect(optionalBusinessDate('Date').parse('')).toBeNull();
+    expect(optionalBusinessDate('Date').parse(null)).toBeNull();
+    expect(optionalBusinessDate('Date').safeParse('0000-01-01').error?.issues[0]?.message).toBe(
+      'Date must be between 2000-01-01 and 2099-12-31',
+    );
+  });
+
+  it('for reads, parse as strictly but take any year from 1 to 9999', () => {
+    expect(queryDate('asOf').parse('1990-01-01')).toBe('1990-01-01');
+    expect(queryDate('asOf').safeParse('0000-01-01').success).toBe(false);
+    expect(queryDate('asOf').safeParse('2026-01-01junk').success).toBe(false);
   });
 });

@@ -6,3 +6,4 @@ export * from './errors.ts';
 export * from './inventory/inventory.ts';
 export * from './masters/master.ts';
 export * from './purchases/direct-purchase.ts';
+export * from './storable.ts';

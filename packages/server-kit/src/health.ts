@@ -15,18 +15,28 @@ export interface ReadinessReport {
   projections: Array<{ name: string; position: string; lag: string; status: string; error: string | null }>;
 }
 
+/**
+ * What a failed check says to anyone: /api/ready is public, so a database's own error text (hosts,
+ * users, schema names) stays in the log.
+ */
+class CheckTimeout extends Error {}
+const unreachable = (app: FastifyInstance, what: string, error: unknown) => {
+  app.log.error({ err: error }, `readiness: ${what} failed`);
+  return error instanceof CheckTimeout ? 'did not answer in time' : 'not reachable';
+};
+
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
   Promise.race([
     promise,
     new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms),
+      setTimeout(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`)), ms),
     ),
   ]);
 
 /**
  * GET /api/health: the process is alive. GET /api/ready: the event store answers, and
  * where each projection stands (position, lag behind the head of $all); 503 when a
- * dependency does not answer.
+ * dependency does not answer. Public, so it names no database error (those go to the log).
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
@@ -42,7 +52,7 @@ export function registerHealthRoutes(
       report.checks.eventStore = { ok: true };
       report.eventStore = { kind: deps.eventStore.kind, headPosition: head.toString() };
     } catch (error) {
-      report.checks.eventStore = { ok: false, error: (error as Error).message };
+      report.checks.eventStore = { ok: false, error: unreachable(app, 'event store', error) };
     }
     try {
       const checkpoints = await withTimeout(readCheckpoints(deps.readDb), 2000, 'read database');
@@ -52,17 +62,19 @@ export function registerHealthRoutes(
         position: c.position.toString(),
         lag: head === undefined ? 'unknown' : (head > c.position ? head - c.position : 0n).toString(),
         status: c.status,
-        error: c.error,
+        // A stopped projection's error is the database's text: Admins read it in
+        // GET /api/admin/projections; here it only says that it stopped.
+        error: c.status === 'failed' ? 'stopped after a failure (see GET /api/admin/projections)' : null,
       }));
     } catch (error) {
-      report.checks.readDb = { ok: false, error: (error as Error).message };
+      report.checks.readDb = { ok: false, error: unreachable(app, 'read database', error) };
     }
     for (const extra of deps.extraChecks ?? []) {
       try {
         await withTimeout(extra.check(), 2000, extra.name);
         report.checks[extra.name] = { ok: true };
       } catch (error) {
-        report.checks[extra.name] = { ok: false, error: (error as Error).message };
+        report.checks[extra.name] = { ok: false, error: unreachable(app, extra.name, error) };
       }
     }
     if (Object.values(report.checks).some((c) => !c.ok)) report.status = 'not_ready';

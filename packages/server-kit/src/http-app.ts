@@ -31,6 +31,34 @@ export class HttpError extends Error {
 }
 
 /**
+ * The Content-Security-Policy the built frontends run under: scripts only from this origin
+ * (the shell and the module-federation remotes are served from it, remotes load by script
+ * tag), styles also inline (Fluent's griffel injects <style> tags), images and fonts also as
+ * data: and blob: URLs, requests only to this origin (the API and its event stream), and no
+ * framing by anyone. The nginx gateway sends the same for the files it serves
+ * (deploy/gateway/bahi.conf.template).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
  * A fastify app with the one error handler: validation problems are 400 with each
  * problem and its path, known client errors keep their status and message, anything else
  * is a 500 whose details go to the log, never to the client.
@@ -40,6 +68,15 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 1_048_576,
     ...options.fastify,
+  });
+
+  // Security headers on every answer (issue #16); /api answers are never cached.
+  app.addHook('onSend', async (request, reply, payload) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      if (!reply.hasHeader(name)) reply.header(name, value);
+    const path = request.url.split('?')[0] ?? '/';
+    if (path === '/api' || path.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    return payload;
   });
 
   app.setErrorHandler((error, request, reply) => {

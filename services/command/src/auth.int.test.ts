@@ -101,8 +101,17 @@ describe('signing in and staying signed in', () => {
       email: 'inactive@test.local',
       password: 'secret-pw',
     });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toMatch(/inactive/);
+    // As a wrong password answers: no hint that the account exists but is switched off.
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'The email or password is not correct.' });
+    const wrong = await t.call('POST', '/api/auth/login', undefined, {
+      email: 'inactive@test.local',
+      password: 'not-the-password',
+    });
+    expect({ status: wrong.statusCode, body: wrong.json() }).toEqual({
+      status: res.statusCode,
+      body: res.json(),
+    });
 
     const id = await newUser({ email: 'soon-gone@test.local', role: 'Manager' });
     const token = await t.login('soon-gone@test.local', 'secret-pw');

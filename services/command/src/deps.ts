@@ -10,6 +10,7 @@ import type { SqlClient } from '@bahi/sql-client';
 import { type Credentials, openCredentials } from './auth/credentials.ts';
 import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
 import { loadUser } from './auth/users.ts';
+import { type Idempotency, openIdempotency } from './idempotency.ts';
 
 export interface CommandDeps {
   eventStore: EventStore;
@@ -19,6 +20,7 @@ export interface CommandDeps {
   credentials: Credentials;
   limiter: LoginLimiter;
   license: LicenseService;
+  idempotency: Idempotency;
 }
 
 export async function createCommandDeps(
@@ -31,6 +33,7 @@ export async function createCommandDeps(
     tokens: createTokenService({ secret: options.jwtSecret }),
     credentials: await openCredentials(storage.sql),
     limiter: options.limiter ?? createLoginLimiter({}),
+    idempotency: await openIdempotency(storage.sql),
   };
 }
 

@@ -1,5 +1,5 @@
 import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
-import { conflict } from '@bahi/domain';
+import { conflict, requireStorable } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
 
 /** Who asked, carried in every event's metadata. */
@@ -140,6 +140,7 @@ export function execute<S>(
       if (events.length === 0) return { position: last?.position ?? 0n, events };
       const toAppend = events.map((event) => {
         parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
+        requireStorable(event); // nor one a read model could not hold: it would stop a projection for good
         return {
           type: event.type,
           data: event.data,

@@ -15,11 +15,14 @@ export type { CommandDeps } from './deps.ts';
  * process and the standalone process; the process registers authentication once.
  */
 export async function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  await registerAuthRoutes(app, deps);
-  await registerUserRoutes(app, deps);
-  await registerMasterRoutes(app, deps);
-  await registerTransactionRoutes(app, deps);
-  await registerCashRoutes(app, deps);
-  await registerNotificationRoutes(app, deps);
-  await registerProjectionRoutes(app, deps);
+  // Every write takes an Idempotency-Key (idempotency.ts).
+  await deps.idempotency.around(app, async () => {
+    await registerAuthRoutes(app, deps);
+    await registerUserRoutes(app, deps);
+    await registerMasterRoutes(app, deps);
+    await registerTransactionRoutes(app, deps);
+    await registerCashRoutes(app, deps);
+    await registerNotificationRoutes(app, deps);
+    await registerProjectionRoutes(app, deps);
+  });
 }

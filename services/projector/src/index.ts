@@ -5,6 +5,12 @@ export type { Projection } from './projection.ts';
 export { ProjectionRunner } from './projection-runner.ts';
 export { allProjections, type Projector, startProjector } from './projector.ts';
 export {
+  failingEvent,
+  listQuarantined,
+  QuarantineRefused,
+  quarantineEvent,
+} from './quarantine.ts';
+export {
   claimRequestedRebuild,
   RebuildRefused,
   type RebuildReport,

@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import type { Projection } from './projection.ts';
+import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 export interface ProjectionRunnerOptions {
   eventStore: EventStore;
@@ -147,15 +148,26 @@ export class ProjectionRunner {
   async #run(onProgress: () => void): Promise<void> {
     const { eventStore, readDb, projection, batchSize, flushAfterMs } = this.#options;
     const from = await this.#checkpoint();
+    // Events an operator set aside for this projection (quarantine.ts): read afresh on every
+    // (re)start, as a quarantine resumes the projection; later ones arrive in the log itself.
+    const quarantined = (await loadQuarantined(eventStore)).get(this.name) ?? new Set<bigint>();
     const subscription = eventStore.subscribe(from, { batchSize, signal: this.#abort.signal });
     const iterator = subscription[Symbol.asyncIterator]();
     let buffer: RecordedEvent[] = [];
 
-    const flush = async () => {
-      if (buffer.length === 0) return;
-      const batch = buffer;
-      buffer = [];
+    /**
+     * Applies a batch and moves the checkpoint past it, in one transaction. When the projection
+     * cannot apply a batch of several events, they are applied one by one, so that everything
+     * before the failing event is kept and the checkpoint stops right before it: the operator
+     * sees which event it is (quarantine.ts `failingEvent`).
+     */
+    const commit = async (batch: RecordedEvent[]): Promise<void> => {
       const last = batch.at(-1)!.position;
+      for (const event of batch) {
+        if (event.type !== 'EventQuarantined') continue;
+        const q = event.data as { projection?: string; position?: string };
+        if (q.projection === this.name && q.position) quarantined.add(BigInt(q.position));
+      }
       let stage = 'lock' as 'lock' | 'apply' | 'commit';
       try {
         await readDb.transaction().execute(async (tx) => {
@@ -169,10 +181,11 @@ export class ProjectionRunner {
             .executeTakeFirstOrThrow();
           if (row.status === 'failed') throw new ApplyFailed(`projection ${this.name} was stopped`);
           const checkpoint = BigInt(row.position);
-          const pending = batch.filter((event) => event.position > checkpoint);
-          if (pending.length === 0) return;
+          const fresh = batch.filter((event) => event.position > checkpoint);
+          if (fresh.length === 0) return;
+          const pending = withoutQuarantined(fresh, quarantined);
           stage = 'apply';
-          await projection.apply(tx, pending);
+          if (pending.length > 0) await projection.apply(tx, pending);
           stage = 'commit';
           await tx
             .updateTable('projection_checkpoints')
@@ -186,17 +199,29 @@ export class ProjectionRunner {
         // while committing is retried by the supervisor.
         if (error instanceof ApplyFailed) throw error;
         if (stage !== 'apply' || !isApplyError(error)) throw error;
+        if (batch.length > 1) {
+          for (const event of batch) await commit([event]);
+          return; // not reached: one of them fails (or the batch failed only as a whole)
+        }
+        const event = batch[0]!;
         await readDb
           .updateTable('projection_checkpoints')
           .set({
             status: 'failed',
-            error: `${(error as Error).message} (batch after position ${batch[0]!.position - 1n})`,
+            error: `${(error as Error).message} (the ${event.type} event at position ${event.position}, stream ${event.streamId})`,
             updated_at: new Date(),
           })
           .where('name', '=', this.name)
           .execute();
         throw new ApplyFailed((error as Error).message);
       }
+    };
+
+    const flush = async () => {
+      if (buffer.length === 0) return;
+      const batch = buffer;
+      buffer = [];
+      await commit(batch);
     };
 
     try {

@@ -4,6 +4,7 @@ import { type Database, migrations, type ReadDb } from '@bahi/read-db';
 import { sql, type Transaction } from 'kysely';
 import { allProjections } from './all-projections.ts';
 import type { Projection } from './projection.ts';
+import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 type Tx = Transaction<Database>;
 
@@ -293,6 +294,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     onProgress?.({ position, target, events });
   };
 
+  // Events an operator quarantined, per projection (quarantine.ts): left out as the live side did.
+  const quarantined = await loadQuarantined(eventStore);
   try {
     await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
     await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
@@ -347,7 +350,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
               // The shadow is rebuilt from scratch if anything stops it: its commits need not
               // wait for the disk (a crash loses at most the last ones; the swap commits durably).
               await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-              await applyOrExplain(projection, tx, batch);
+              await applyOrExplain(projection, tx, batch, quarantined);
             }),
           );
           return lanes[i];
@@ -474,6 +477,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
             projection,
             tx,
             tail.filter((e) => e.position > shadowAt && e.position <= liveAt),
+            quarantined,
           );
           shadowAt = liveAt;
           await useSchema(tx, live);
@@ -553,7 +557,14 @@ async function dropDeferrableIndexes(readDb: ReadDb, shadow: string, projections
   return deferred;
 }
 
-async function applyOrExplain(projection: Projection, tx: Tx, events: readonly RecordedEvent[]) {
+async function applyOrExplain(
+  projection: Projection,
+  tx: Tx,
+  all: readonly RecordedEvent[],
+  quarantined: ReadonlyMap<string, ReadonlySet<bigint>>,
+) {
+  // A rebuild leaves out what an operator quarantined for this projection, as the live one did.
+  const events = withoutQuarantined(all, quarantined.get(projection.name));
   if (events.length === 0) return;
   try {
     await projection.apply(tx, events);

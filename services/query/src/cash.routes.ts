@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { listQuery, readAfterClientPosition } from './masters.routes.ts';
-import { day, escapeLike } from './query-params.ts';
+import { day, escapeLike, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 const optionalId = (label: string) => z.union([z.uuid(`${label} must be an id`), z.literal('')]).optional();
 const cashQuery = listQuery.extend({
   startDate: day('startDate'),
   endDate: day('endDate'),
-  category: z.string().trim().max(100).optional(),
+  category: queryText('category', 100),
   from_collector_id: optionalId('from_collector_id'),
   to_collector_id: optionalId('to_collector_id'),
   related_entity_type: z.enum(['Funder', 'Agent', 'All', '']).optional(),
@@ -215,7 +215,7 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
     await readAfterClientPosition(deps, request, reads);
     const row = await deps.readDb
       .selectFrom('cash_records')
-      .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('total'))
+      .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('total'))
       .where('kind', '=', 'SalaryPayment')
       .where(sql<string>`record->>'collector_id'`, '=', q.collector_id)
       .where(sql<number>`(record->>'month')::int`, '=', q.month)

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { readAfterClientPosition } from './masters.routes.ts';
-import { day } from './query-params.ts';
+import { day, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 const logsQuery = z.object({
@@ -14,7 +14,7 @@ const logsQuery = z.object({
     .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
     .default(25),
   userId: z.union([z.uuid('userId must be an id'), z.literal('')]).optional(),
-  modelName: z.string().trim().max(50).optional(),
+  modelName: queryText('modelName', 50),
   actionType: z.union([z.enum(['CREATE', 'UPDATE', 'DELETE']), z.literal('')]).optional(),
   startDate: day('startDate'),
   endDate: day('endDate'),

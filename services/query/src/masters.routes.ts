@@ -3,7 +3,7 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { day, escapeLike } from './query-params.ts';
+import { day, escapeLike, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
@@ -15,7 +15,7 @@ export const listQuery = z.object({
     .int()
     .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
     .default(15),
-  search: z.string().trim().max(200).optional(),
+  search: queryText('search', 200),
   city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
 });
 
@@ -176,11 +176,11 @@ export async function listParties(
       (at.knownAt
         ? sql<string>`coalesce((select ${sign}sum(j.amount) from journal j where j.account = ${account}
             and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
-            and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(20, 2)::text`
+            and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(40, 2)::text`
         : at.asOf
           ? sql<string>`coalesce((select ${sign}sum(d.amount) from account_days d where d.account = ${account}
-              and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
-          : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(20, 2)::text`
+              and d.business_date <= ${at.asOf}::date), 0)::numeric(40, 2)::text`
+          : sql<string>`coalesce((select ${sign}sum(t.amount) from account_totals t where t.account = ${account}), 0)::numeric(40, 2)::text`
       ).as('movements'),
       // A godown's clearing account (ACCOUNTING.md section 3): charges owed, credits less debits.
       (partyKind !== 'Godown'
@@ -188,11 +188,11 @@ export async function listParties(
         : at.knownAt
           ? sql<string>`coalesce((select -sum(j.amount) from journal j where j.account = 'clearing:' || p.id::text
               and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
-              and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(20, 2)::text`
+              and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(40, 2)::text`
           : at.asOf
             ? sql<string>`coalesce((select -sum(d.amount) from account_days d where d.account = 'clearing:' || p.id::text
-                and d.business_date <= ${at.asOf}::date), 0)::numeric(20, 2)::text`
-            : sql<string>`coalesce((select -sum(t.amount) from account_totals t where t.account = 'clearing:' || p.id::text), 0)::numeric(20, 2)::text`
+                and d.business_date <= ${at.asOf}::date), 0)::numeric(40, 2)::text`
+            : sql<string>`coalesce((select -sum(t.amount) from account_totals t where t.account = 'clearing:' || p.id::text), 0)::numeric(40, 2)::text`
       ).as('clearing'),
     ])
     .orderBy('p.name')
@@ -262,7 +262,7 @@ async function godownStock(
              and account like any (array[${accounts}]))`
       : sql`(select account, quantity from account_totals where account like any (array[${accounts}]))`;
   const rows = await sql<{ godown_id: string; product_id: string; product_name: string; quantity: string }>`
-    select s.godown_id, s.product_id, pr.name as product_name, s.quantity::numeric(20, 4)::text as quantity
+    select s.godown_id, s.product_id, pr.name as product_name, s.quantity::numeric(40, 4)::text as quantity
       from (select split_part(account, ':', 2) as godown_id, split_part(account, ':', 3) as product_id,
                    sum(quantity) as quantity
               from ${source} src group by account) s

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isStorableText } from '@bahi/contracts';
 import {
   FORMATS,
   parseRecipient,
@@ -46,11 +47,25 @@ const JSON_ROUTES: Record<Exclude<ReportName, 'ledger'>, { path: string; all?: b
 const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' });
 
 /** The query string as text values (a repeated parameter keeps its last value). */
-function textParams(query: unknown): Record<string, string> {
+/**
+ * The string, number and boolean values of a query or a `data` object, as text. A key or value
+ * with a NUL or half a surrogate pair is a 400 on it: no report filter has one, and the job that
+ * carries the filters is stored as jsonb, which refuses both.
+ */
+function textParams(query: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     const v = Array.isArray(value) ? value.at(-1) : value;
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      const text = String(v);
+      if (!isStorableText(key) || !isStorableText(text)) {
+        const msg = 'contains characters that cannot be stored';
+        throw new HttpError(400, `A report filter ${msg}.`, [
+          { msg: `${prefix}${key} ${msg}`, path: `${prefix}${key}` },
+        ]);
+      }
+      out[key] = text;
+    }
   }
   return out;
 }
@@ -265,7 +280,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         400,
         'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
       );
-    const params = textParams(body.data);
+    const params = textParams(body.data, 'data.');
     if (body.reportName === 'ledger') {
       params.type = params.type ?? params.entityType ?? '';
       params.id = params.id ?? params.entityId ?? '';

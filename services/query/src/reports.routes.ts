@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
-import { day, escapeLike } from './query-params.ts';
+import { day, escapeLike, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 const ENTITY = {
@@ -81,7 +81,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
    */
   app.get<{ Params: { type: string; id: string } }>('/api/reports/ledger/:type/:id', async (request) => {
     signedIn(request);
-    const entity = ENTITY[request.params.type as keyof typeof ENTITY];
+    const type = request.params.type;
+    const entity = Object.hasOwn(ENTITY, type) ? ENTITY[type as keyof typeof ENTITY] : undefined;
     if (!entity) throw new HttpError(404, 'Ledgers are kept for Funder, Agent, Collector and Godown.');
     const id = request.params.id;
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${request.params.type} not found.`);
@@ -108,14 +109,14 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       : recordedBy
         ? await deps.readDb
             .selectFrom('journal')
-            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
             .where('account', '=', account)
             .where('business_date', '<', q.startDate)
             .where('recorded_at', '<=', new Date(recordedBy))
             .executeTakeFirstOrThrow()
         : await deps.readDb
             .selectFrom('account_days')
-            .select(sql<string>`coalesce(sum(amount), 0)::numeric(20, 2)::text`.as('sum'))
+            .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
             .where('account', '=', account)
             .where('business_date', '<', q.startDate)
             .executeTakeFirstOrThrow();
@@ -162,13 +163,24 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     };
   });
 
-  /** Stock per godown: product and quantity, from the stock lines of the journal. */
+  /**
+   * Stock per godown: product and quantity, from the stock lines of the journal. The spec's shape
+   * (godown name -> its rows) in an object without a prototype, so a godown named `constructor`
+   * or `__proto__` is a key like any other; each row carries its godown's and product's ids, so
+   * two godowns of one name, listed under it together, stay apart.
+   */
   app.get('/api/reports/stock', async (request) => {
     signedIn(request);
     const q = z.object({ asOf: day('asOf') }).parse(request.query);
     await readAfterClientPosition(deps, request, ['masters', 'journal']);
-    const rows = await sql<{ godown: string; product: string; quantity: string }>`
-      select g.name as godown, p.name as product, s.quantity::text as quantity
+    const rows = await sql<{
+      godown_id: string;
+      godown: string;
+      product_id: string;
+      product: string;
+      quantity: string;
+    }>`
+      select g.id as godown_id, g.name as godown, p.id as product_id, p.name as product, s.quantity::text as quantity
         from (select split_part(account, ':', 2)::uuid as godown_id, split_part(account, ':', 3)::uuid as product_id,
                      sum(quantity) as quantity
                 from ${q.asOf ? sql`account_days` : sql`account_totals`} where account like 'stock:%'
@@ -177,11 +189,19 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         join parties g on g.id = s.godown_id
         join products p on p.id = s.product_id
        where s.quantity <> 0
-       order by g.name, p.name`.execute(deps.readDb);
-    const stock: Record<string, Array<{ product_name: string; quantity: string }>> = {};
+       order by g.name, g.id, p.name, p.id`.execute(deps.readDb);
+    const stock: Record<
+      string,
+      Array<{ godown_id: string; product_id: string; product_name: string; quantity: string }>
+    > = Object.create(null);
     for (const r of rows.rows) {
       const list = stock[r.godown] ?? [];
-      list.push({ product_name: r.product, quantity: r.quantity });
+      list.push({
+        godown_id: r.godown_id,
+        product_id: r.product_id,
+        product_name: r.product,
+        quantity: r.quantity,
+      });
       stock[r.godown] = list;
     }
     return stock;
@@ -200,7 +220,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     const row = await deps.readDb
       .selectFrom('account_totals')
       .select([
-        sql<string>`coalesce(sum(quantity), 0)::numeric(20, 4)::text`.as('quantity'),
+        sql<string>`coalesce(sum(quantity), 0)::numeric(40, 4)::text`.as('quantity'),
         sql<string>`case when coalesce(sum(quantity), 0) = 0 then '0.0000' else round(sum(inr) / sum(quantity), 4)::text end`.as(
           'average_rate',
         ),
@@ -240,7 +260,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     const totalsQuery = sql<{ kind: string; total: string }>`
       select p.kind,
              (sum(p.opening_balance * coalesce(c.rate, 1))
-              + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(20, 2)::text as total
+              + coalesce(sum(m.inr) filter (where m.inr is not null), 0))::numeric(40, 2)::text as total
         from parties p
         left join cities c on c.id = p.city_id
         left join lateral (
@@ -258,8 +278,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       select current_date::text as today,
              coalesce((select json_agg(s) from (
                select business_date::text as day,
-                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(20, 2)::text as income,
-                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(20, 2)::text as expense
+                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(40, 2)::text as income,
+                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(40, 2)::text as expense
                  from account_days
                 where business_date between current_date - 29 and current_date
                   and account like 'nominal:%'
@@ -295,7 +315,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         startDate: day('startDate'),
         endDate: day('endDate'),
         city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
-        category: z.string().trim().max(100).optional(),
+        category: queryText('category', 100),
         asOf: day('asOf'),
       })
       .parse(request.query);
@@ -333,7 +353,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         endDate: day('endDate'),
         entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
         entity_id: z.uuid('entity_id must be an id'),
-        city_id: z.string().optional(),
+        city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
         asOf: day('asOf'),
       })
       .parse(request.query);

@@ -8,7 +8,8 @@ runMain('bahi', async () => {
     [
       '',
       `  Bahi is running (standalone) at ${bahi.url}   [started in ${((Date.now() - started) / 1000).toFixed(1)} s]`,
-      `  Sign in as ${bahi.config.BAHI_ADMIN_EMAIL} / ${bahi.config.BAHI_ADMIN_PASSWORD}   (set BAHI_ADMIN_EMAIL and BAHI_ADMIN_PASSWORD to change)`,
+      // The password is never printed: terminals are logged and shared (issue #16).
+      `  Sign in as ${bahi.config.BAHI_ADMIN_EMAIL} with the first Admin's password (BAHI_ADMIN_PASSWORD; without it, the default in README.md)`,
       `  Data: ${bahi.config.BAHI_DATA_DIR}   Stop with Ctrl+C.`,
       ...(bahi.license.createdDevelopmentLicense
         ? [

@@ -55,7 +55,8 @@ describe('npm start (standalone)', () => {
     expect(await page.text()).toMatch(/Bahi/);
     await waitFor('banner', async () => (first.output().includes('Sign in as') ? true : undefined), 10_000);
     expect(first.output()).toContain(`http://localhost:${port}`);
-    expect(first.output()).toMatch(/Sign in as admin@bahi\.local \/ \S+/);
+    expect(first.output()).toMatch(/Sign in as admin@bahi\.local with the first Admin's password/);
+    expect(first.output()).not.toContain('bahi-admin-2026'); // the password is never printed
     expect(first.output()).toMatch(/Created a development license valid until \d{4}-\d{2}-\d{2}/);
     const before = await ready(port);
     // First start: the first Admin (email reservation, user, bootstrap marker) and StandaloneStarted.

@@ -207,7 +207,9 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
 
   it('reports stock per godown and the moving-average rate', async () => {
     expect((await call('GET', '/reports/stock')).body).toEqual({
-      Bhiwandi: [{ product_name: 'Cumin', quantity: '100.0000' }],
+      Bhiwandi: [
+        { godown_id: ids.godown, product_id: ids.product, product_name: 'Cumin', quantity: '100.0000' },
+      ],
     });
     const rate = await call(
       'GET',

@@ -314,7 +314,9 @@ describe.each(TEST_STORAGES)('a business worked out by hand, every report [%s]',
 
   it('stock and the average rate: quantities after sales, returns and the edit; INR value per unit', async () => {
     expect(await get('/reports/stock')).toEqual({
-      Bhiwandi: [{ product_name: 'Cumin', quantity: '85.0000' }],
+      Bhiwandi: [
+        { godown_id: ids.bhiwandi, product_id: ids.cumin, product_name: 'Cumin', quantity: '85.0000' },
+      ],
     });
     // 6,050 INR before the edit, + 500 by it: 6,550 / 85 = 77.0588...
     expect(
@@ -327,7 +329,9 @@ describe.each(TEST_STORAGES)('a business worked out by hand, every report [%s]',
     });
     // Before the sales (as of d4): 150 units.
     expect(await get(`/reports/stock?asOf=${d(4)}`)).toEqual({
-      Bhiwandi: [{ product_name: 'Cumin', quantity: '150.0000' }],
+      Bhiwandi: [
+        { godown_id: ids.bhiwandi, product_id: ids.cumin, product_name: 'Cumin', quantity: '150.0000' },
+      ],
     });
   });
 

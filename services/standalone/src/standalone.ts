@@ -36,6 +36,8 @@ import { loadOrCreateSecrets } from './secrets.ts';
 
 export interface Standalone extends Running {
   url: string;
+  /** The event store it runs on (tests plant events in it; operators use the CLI). */
+  eventStore: EventStore;
   config: StandaloneEnv;
   license: {
     isValid: boolean;
@@ -170,6 +172,7 @@ export async function startStandalone(
     const info = license.current();
     return {
       url,
+      eventStore: storage.eventStore,
       config,
       demo,
       license: {

@@ -107,7 +107,7 @@ describe.each(TEST_STORAGES)('time travel: asOf and knownAt [%s]', (storage) => 
     // Stock as of a date before the purchase (dated the 10th) holds nothing; after it, the edited 12.
     expect((await call('GET', '/reports/stock?asOf=2026-11-09')).body).toEqual({});
     expect((await call('GET', '/reports/stock?asOf=2026-11-10')).body).toEqual({
-      G: [{ product_name: 'P', quantity: '12.0000' }],
+      G: [{ godown_id: ids.godown, product_id: ids.product, product_name: 'P', quantity: '12.0000' }],
     });
   });
 

@@ -10,6 +10,47 @@ import {
   toFixedString,
   zero,
 } from '../decimal.ts';
+import { invalid } from '../errors.ts';
+
+/**
+ * The largest value a record may carry or post: under 10^15 (15 digits before the point), the
+ * same bound as a typed amount, quantity or rate. The read models keep amounts as
+ * numeric(20, 2) and quantities and rates as numeric(20, 4) (at most 18 and 16 digits before
+ * the point); a value the domain lets through must fit them, with room for sums, or the
+ * projection that writes it would stop on "numeric field overflow" for good. Checked where a
+ * value is derived (rate x quantity, x the city rate into INR, / a rate), answering 400 on the
+ * field that made it too large.
+ */
+export const MAX_INTEGER_DIGITS = 15;
+const LIMIT = 10n ** BigInt(MAX_INTEGER_DIGITS);
+export const LARGEST_AMOUNT = '999,999,999,999,999.99';
+
+export const fitsReadModel = (value: Dec): boolean =>
+  (value.units < 0n ? -value.units : value.units) < LIMIT * 10n ** BigInt(value.scale);
+
+/** The input field a derived value comes from, for the 400 that refuses it. */
+export interface Field {
+  path: string;
+  label: string;
+}
+const WHOLE_RECORD: Field = { path: '', label: 'This record' };
+
+export const tooLarge = (field: Field) =>
+  invalid(
+    `${field.label} is too large: what it comes to is over ${LARGEST_AMOUNT}, the most Bahi can keep.`,
+    [
+      {
+        msg: `${field.label} is too large: what it comes to (in INR too, at the city's rate) is over ${LARGEST_AMOUNT}`,
+        path: field.path,
+      },
+    ],
+  );
+
+/** Refuses a derived value that would not fit the read models. */
+export function requireFits(value: Dec, field: Field): Dec {
+  if (!fitsReadModel(value)) throw tooLarge(field);
+  return value;
+}
 
 /** Account names of the journal (ACCOUNTING.md section 3). */
 export const account = {
@@ -40,6 +81,16 @@ export const INR = 'INR';
 export class PostingBook {
   readonly #lines: Posting[] = [];
   #inrTotal: Dec = zero(AMOUNT_SCALE);
+  #field: Field = WHOLE_RECORD;
+
+  /**
+   * The input field the next lines are derived from: a line that would not fit the read
+   * models (docs/decisions.md, "Largest values") is refused as a 400 on it.
+   */
+  from(path: string, label: string): this {
+    this.#field = { path, label };
+    return this;
+  }
 
   /** A line in a city currency, converted at `rate` (INR per unit of that currency). */
   post(accountName: string, currency: string, amount: Dec, rate: Dec, quantity?: Dec): this {
@@ -64,6 +115,8 @@ export class PostingBook {
 
   #push(accountName: string, currency: string, amount: Dec, inr: Dec, quantity?: Dec): this {
     if (isZero(amount) && isZero(inr) && (!quantity || isZero(quantity))) return this;
+    if (!fitsReadModel(amount) || !fitsReadModel(inr) || (quantity && !fitsReadModel(quantity)))
+      throw tooLarge(this.#field);
     this.#lines.push({
       account: accountName,
       currency,
@@ -83,7 +136,7 @@ export class PostingBook {
   balanced(): Posting[] {
     const lines = [...this.#lines];
     if (!isZero(this.#inrTotal)) {
-      const fx = neg(this.#inrTotal);
+      const fx = requireFits(neg(this.#inrTotal), this.#field);
       lines.push({
         account: account.fxDifference,
         currency: INR,

@@ -51,7 +51,7 @@ export function decidePayment(
       : account.agent(p.related_entity_id);
   const towardsParty = p.related_entity_type === 'Funder' ? 1 : -1; // paying a funder debits it; a receipt credits the agent
   const signed = (v: Dec, sign: number) => (sign > 0 ? v : neg(v));
-  const book = new PostingBook();
+  const book = new PostingBook().from('amount', 'Amount');
   if (p.payment_mode === 'Currency') {
     book
       .post(party, cur, signed(amount, towardsParty), rate)
@@ -97,9 +97,13 @@ export function decideTransfer(
   const fromRate = positive(command.from.rate, 'City rate');
   const toRate = positive(command.to.rate, 'City rate');
   const book = new PostingBook()
+    .from('sent_amount', 'Amount to send')
     .post(account.collector(t.from_collector_id), command.from.currency, neg(sent), fromRate)
+    .from('rate', 'Rate')
     .post(account.collector(t.to_collector_id), command.to.currency, received, toRate)
-    .postInr(account.transferCharges, mul(charge, fromRate, AMOUNT_SCALE)); // nominal accounts are INR
+    .from('transfer_charge', 'Charge')
+    .postInr(account.transferCharges, mul(charge, fromRate, AMOUNT_SCALE)) // nominal accounts are INR
+    .from('rate', 'Rate');
   return [
     {
       type: 'TransferRecorded',
@@ -169,7 +173,9 @@ export function decideSalaryPayment(
   }
   const rate = positive(command.city.rate, 'City rate');
   const cur = command.city.currency;
-  const book = new PostingBook().postInr(account.salary, mul(amount, rate, AMOUNT_SCALE)); // nominal accounts are INR
+  const book = new PostingBook()
+    .from('amount', 'Amount')
+    .postInr(account.salary, mul(amount, rate, AMOUNT_SCALE)); // nominal accounts are INR
   if (p.paid_from_entity_type === 'Collector')
     book.post(account.collector(p.paid_from_entity_id), cur, neg(amount), rate);
   else book.postInr(account.godownCash(p.paid_from_entity_id), neg(mul(amount, rate, AMOUNT_SCALE)));
@@ -251,7 +257,7 @@ export function decideCashEntry(
   const category = e.category as string;
   const nominal = kind === 'Expense' ? account.expense(category) : account.income(category);
   const sign = kind === 'Expense' ? 1 : -1; // an expense debits the nominal and credits the cash
-  const book = new PostingBook();
+  const book = new PostingBook().from('amount', 'Amount');
   if (cashType === 'Collector')
     book.post(cash, command.payer.currency, sign > 0 ? neg(amount) : amount, rate);
   else book.postInr(cash, sign > 0 ? neg(amount) : amount);

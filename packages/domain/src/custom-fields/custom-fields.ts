@@ -1,3 +1,4 @@
+import { parseCalendarDate } from '@bahi/contracts';
 import { invalid } from '../errors.ts';
 
 export type CustomFieldEntity = 'Purchase' | 'Sale' | 'PurchaseReturn' | 'SaleReturn';
@@ -67,9 +68,8 @@ export function checkCustomFields(
         break;
       }
       case 'DATE': {
-        const match = typeof value === 'string' ? /^(\d{4}-\d{2}-\d{2})(?:$|T)/.exec(value.trim()) : null;
-        const day = match?.[1];
-        if (!day || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day) {
+        const day = typeof value === 'string' ? parseCalendarDate(value.trim()) : undefined;
+        if (!day) {
           errors.push({ msg: `${def.name} must be a date`, path });
         } else out[def.id] = day;
         break;

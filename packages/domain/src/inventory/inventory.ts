@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
-import { account, Posted, PostingBook } from '../accounting/postings.ts';
+import { account, fitsReadModel, LARGEST_AMOUNT, Posted, PostingBook } from '../accounting/postings.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -258,11 +258,13 @@ function purchaseLines(
   const total = mul(quantity, d(p.rate), AMOUNT_SCALE);
   const value = a2(mulExact(mulExact(quantity, d(p.rate)), rate)); // q*p*rate, rounded once
   const book = new PostingBook()
+    .from('quantity', 'Rate × quantity')
     .post(account.funder(p.funder_id), city.currency, neg(total), rate)
     .postInr(account.stock(p.godown_id!, p.product_id), value, quantity);
   const paid = d(p.paid_amount);
   if (!isZero(paid) && p.collector_id) {
     book
+      .from('paid_amount', 'Paid amount')
       .post(account.funder(p.funder_id), city.currency, paid, rate)
       .post(account.collector(p.collector_id), city.currency, neg(paid), rate);
   }
@@ -274,6 +276,7 @@ function saleLines(
   sale: EventData<'SaleRecorded'>['sale'],
   agentCity: { rate: string; currency: string },
   cost: Dec,
+  path = '',
 ) {
   const quantity = d(sale.quantity);
   const rate = d(agentCity.rate);
@@ -281,12 +284,14 @@ function saleLines(
   const revenueInr = a2(mulExact(mulExact(quantity, d(sale.rate)), rate));
   const clearing = d(sale.clearing_charge);
   const book = new PostingBook()
+    .from(`${path}quantity`, 'Sale rate × quantity')
     .post(account.agent(sale.agent_id), agentCity.currency, revenue, rate)
     .postInr(account.sales, neg(revenueInr))
     .postInr(account.stock(sale.godown_id, sale.product_id), neg(cost), neg(quantity))
     .postInr(account.costOfSales, cost);
   if (!isZero(clearing)) {
     book
+      .from(`${path}clearing_charge`, 'Clearing charge')
       .postInr(account.expense('Clearing'), clearing)
       .postInr(account.clearing(sale.godown_id), neg(clearing));
   }
@@ -329,6 +334,7 @@ function settle(
     if (quantity.units < 0n) refuse(stock.quantity, neg(delta.quantity));
     let value = a2(add(stock.value, delta.value));
     if (isZero(quantity) || value.units < 0n) value = ZERO_A;
+    requireStockFits(quantity, value);
     const moved = a2(sub(value, stock.value));
     residue = a2(add(residue, sub(delta.value, moved)));
     if (isZero(delta.quantity) && isZero(moved)) continue;
@@ -341,6 +347,20 @@ function settle(
   }
   if (!isZero(residue)) book.postInr(account.costOfSales, residue);
   return { stock_moves: moves, postings: book.balanced() };
+}
+
+/**
+ * A godown's stock of a product is a read-model sum too (account_totals): it must fit like any
+ * value a record carries (MAX_INTEGER_DIGITS).
+ */
+function requireStockFits(quantity: Dec, value: Dec): void {
+  if (!fitsReadModel(quantity) || !fitsReadModel(value))
+    throw invalid(`The godown would hold more of this product than Bahi can keep (over ${LARGEST_AMOUNT}).`, [
+      {
+        msg: `The godown's stock of this product would be over ${LARGEST_AMOUNT} in quantity or INR value`,
+        path: 'quantity',
+      },
+    ]);
 }
 
 /** The domain does not rely on the HTTP layer: a quantity or rate must be above zero here too. */
@@ -358,6 +378,8 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
         throw invalid('Only a Godown-type purchase moves a godown’s stock.');
       if (state.purchases.has(p.id)) throw conflict('This purchase is already recorded.');
       const { book, quantity, value } = purchaseLines(p, command.city);
+      const held = stockOf(state, p.product_id);
+      requireStockFits(add(held.quantity, quantity), add(held.value, value));
       return [
         {
           type: 'PurchaseRecorded',
@@ -398,6 +420,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
       const ownCost = a2(mulExact(mulExact(quantity, d(p.rate)), entry.cityRate));
       const value = compare(quantity, stock.quantity) === 0 ? stock.value : min(ownCost, stock.value);
       const book = new PostingBook()
+        .from('quantity', 'Return quantity')
         .post(
           account.funder(p.funder_id),
           entry.currency,
@@ -440,13 +463,13 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
           `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product}; the sale needs ${format(needed, 4)}.`,
         );
       }
-      return command.sales.map(({ sale, agentCity }) => {
+      return command.sales.map(({ sale, agentCity }, index) => {
         if (state.sales.has(sale.id)) throw conflict('This sale is already recorded.');
         const quantity = d(sale.quantity);
         const cost = averageCost(working, quantity);
         working.quantity = q4(sub(working.quantity, quantity));
         working.value = a2(sub(working.value, cost));
-        const book = saleLines(sale, agentCity, cost);
+        const book = saleLines(sale, agentCity, cost, command.sales.length === 1 ? '' : `sales.${index}.`);
         return {
           type: 'SaleRecorded',
           data: {
@@ -487,6 +510,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
       const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
       const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
       const book = new PostingBook()
+        .from('quantity', 'Return quantity')
         .post(account.agent(s.agent_id), entry.currency, neg(revenue), entry.agentCityRate)
         .postInr(account.sales, revenueInr)
         .postInr(account.stock(s.godown_id, s.product_id), cost, quantity)
@@ -644,6 +668,7 @@ export function decideInventory(command: InventoryCommand, state: InventoryState
         );
       }
       const book = new PostingBook()
+        .from('amount', 'Amount')
         .postInr(account.clearing(p.godown_id), amount)
         .postInr(account.godownCash(p.payer_entity_id), neg(amount));
       return [{ type: 'ClearingPaidOut', data: { payout: p, postings: book.balanced() } }];

@@ -116,12 +116,15 @@ function directLines(
   const commission = parseDecimal(p.commission);
   const cur = city.currency;
   const book = new PostingBook()
+    .from('quantity', 'Rate × quantity')
     .post(account.funder(p.funder_id), cur, neg(total), rate)
     .post(account.agent(p.agent_id!), cur, add(total, commission), rate)
+    .from('commission', 'Commission')
     .postInr(account.commissionIncome, neg(mul(commission, rate, AMOUNT_SCALE))); // nominal accounts are INR
   const paid = parseDecimal(p.paid_amount);
   if (!isZero(paid) && p.collector_id) {
     book
+      .from('paid_amount', 'Paid amount')
       .post(account.funder(p.funder_id), cur, paid, rate)
       .post(account.collector(p.collector_id), cur, neg(paid), rate);
   }
@@ -202,6 +205,7 @@ export function decideDirectPurchase(
       const goods = mul(quantity, parseDecimal(state.data.rate), AMOUNT_SCALE);
       const cur = state.currency;
       const book = new PostingBook()
+        .from('quantity', 'Return quantity')
         .post(account.funder(state.data.funder_id), cur, goods, state.cityRate)
         .post(account.agent(state.data.agent_id!), cur, neg(add(goods, commissionBack)), state.cityRate)
         .postInr(account.commissionIncome, mul(commissionBack, state.cityRate, AMOUNT_SCALE));

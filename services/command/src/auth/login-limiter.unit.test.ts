@@ -27,3 +27,20 @@ describe('the login limiter', () => {
     expect(limiter.retryAfterMs('fresh@x', '7.7.7.7')).toBe(0);
   });
 });
+
+describe('the login limiter counts before the password is checked', () => {
+  it('lets only perAccount attempts of a burst through, and a success takes its attempt back', () => {
+    const limiter = createLoginLimiter({ perAccount: 5, perAddress: 30, windowMs: 60_000, now: () => 0 });
+    // 100 attempts arrive before any password check has finished.
+    const through = Array.from({ length: 100 }, () => limiter.attempt('a@x', '1.1.1.1')).filter(
+      (w) => w === 0,
+    );
+    expect(through).toHaveLength(5);
+    expect(limiter.attempt('a@x', '2.2.2.2')).toBe(60_000);
+    const other = createLoginLimiter({ perAccount: 5, perAddress: 3, windowMs: 60_000, now: () => 0 });
+    for (let i = 0; i < 10; i++) {
+      expect(other.attempt(`u${i}@x`, '1.1.1.1')).toBe(0);
+      other.succeeded(`u${i}@x`, '1.1.1.1'); // successes do not use up the address
+    }
+  });
+});

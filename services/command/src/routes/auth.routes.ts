@@ -45,7 +45,8 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
 
   app.post('/api/auth/login', async (request, reply) => {
     const { email, password } = loginInput.parse(request.body);
-    const wait = deps.limiter.retryAfterMs(email, request.ip);
+    // Counted before the (slow) password check: parallel guesses cannot outrun the limit.
+    const wait = deps.limiter.attempt(email, request.ip);
     if (wait > 0) {
       throw new HttpError(
         429,
@@ -55,13 +56,10 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     const user = await userHoldingEmail(deps.eventStore, email);
     // The password is checked even for an unknown email, so the answer takes as long.
     const ok = await deps.credentials.check(user?.id ?? '00000000-0000-0000-0000-000000000000', password);
-    if (!user || !ok) {
-      deps.limiter.failed(email, request.ip);
-      throw new HttpError(401, WRONG);
-    }
-    if (!user.is_active)
-      throw new HttpError(403, 'Your account is inactive. Please contact an administrator.');
-    deps.limiter.succeeded(email);
+    // An inactive account answers as a wrong password does: the answer tells no one whether an
+    // account exists or was switched off (no oracle); an Admin sees it in the user list.
+    if (!user || !ok || !user.is_active) throw new HttpError(401, WRONG);
+    deps.limiter.succeeded(email, request.ip);
     const token = await deps.tokens.sign({ userId: user.id, role: user.role });
     // The same session for the live event stream, which a browser opens without headers.
     reply.header(

@@ -65,7 +65,8 @@ export function toHttp(error: unknown): never {
 }
 
 export function routeKind(kind: string): KindRoute {
-  const route = KINDS[kind];
+  // Own keys only: `constructor` or `__proto__` in the URL is no master list.
+  const route = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
   if (!route) throw new HttpError(404, `There is no master list called "${kind}".`);
   return route;
 }
@@ -112,6 +113,45 @@ export async function referencesTo(deps: CommandDeps, id: string): Promise<Refer
   return rows.map((r) => ({ kind: r.source_kind, count: Number(r.count) }));
 }
 
+const LEDGER_PREFIX: Partial<Record<MasterKind, string>> = {
+  Funder: 'funder',
+  Agent: 'agent',
+  Collector: 'collector',
+};
+
+/**
+ * A funder's, agent's or collector's account is kept in its city's currency (ACCOUNTING.md
+ * section 2): once it has postings, moving it to another city would mix two currencies in one
+ * ledger. Refused with a 409; the journal is read once it has caught up with the log. Known gap,
+ * as with deletes: a record written in the same instant can still post in the old city.
+ */
+async function refuseCityChangeWithPostings(
+  deps: CommandDeps,
+  kind: MasterKind,
+  id: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  const prefix = LEDGER_PREFIX[kind];
+  if (!prefix || typeof fields.city_id !== 'string') return;
+  const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
+  if (state.status !== 'active') return; // the decider answers 404
+  const current = state.data as { city_id?: string; name: string };
+  if (current.city_id === fields.city_id) return;
+  await waitForProjections(deps.readDb, ['journal'], await deps.eventStore.headPosition());
+  const posted = await deps.readDb
+    .selectFrom('account_totals')
+    .select('account')
+    .where('account', '=', `${prefix}:${id}`)
+    .limit(1)
+    .executeTakeFirst();
+  if (posted)
+    throw new DomainError(
+      'conflict',
+      `The city of ${current.name} cannot be changed: ${current.name} already has entries in its ledger, kept in that city's currency. Create a new ${kind.toLowerCase()} in the other city instead.`,
+      [{ msg: `The city of ${current.name} cannot be changed once it has ledger entries`, path: 'city_id' }],
+    );
+}
+
 async function checkReferencedMasters(deps: CommandDeps, data: Record<string, unknown>): Promise<void> {
   if (typeof data.city_id === 'string') await requireActive(deps, 'City', data.city_id, 'city_id');
 }
@@ -148,6 +188,7 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
     const fields = route.input.parse(request.body);
     try {
       await checkReferencedMasters(deps, fields);
+      await refuseCityChangeWithPostings(deps, route.kind, id, fields);
       const data = { id, ...fields } as MasterData<typeof route.kind>;
       const { position } = await execute(
         deps.eventStore,

@@ -1,8 +1,17 @@
-import { allProjections, RebuildRefused, requestRebuild, resumeProjection } from '@bahi/projector';
+import { isStorableText } from '@bahi/contracts';
+import {
+  allProjections,
+  QuarantineRefused,
+  quarantineEvent,
+  RebuildRefused,
+  requestRebuild,
+  resumeProjection,
+} from '@bahi/projector';
 import { HttpError, requireWriter } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
+import { requestMeta } from '../request-meta.ts';
 
 const NAMES = allProjections.map((p) => p.name);
 
@@ -13,6 +22,22 @@ const rebuildInput = z
       .max(NAMES.length)
       .optional(),
     swap: z.boolean({ error: 'swap must be true or false' }).optional(),
+  })
+  .strict();
+
+const quarantineInput = z
+  .object({
+    position: z
+      .union([z.string().regex(/^\d{1,19}$/), z.number().int().nonnegative()], {
+        error: 'position must be the position of the failing event',
+      })
+      .transform((v) => BigInt(v)),
+    reason: z
+      .string({ error: 'reason is required: say why the event is set aside' })
+      .trim()
+      .min(3, 'reason is required: say why the event is set aside')
+      .max(1000, 'reason can be at most 1000 characters')
+      .refine(isStorableText, 'reason contains characters that cannot be stored'),
   })
   .strict();
 
@@ -48,5 +73,37 @@ export async function registerProjectionRoutes(app: FastifyInstance, deps: Comma
     if (outcome === 'not-failed') throw new HttpError(409, `The ${name} projection is not stopped.`);
     if (outcome === 'unknown') throw new HttpError(404, `The ${name} projection has not started yet.`);
     return { name, message: `The ${name} projection resumes from its checkpoint.` };
+  });
+
+  /** Sets the event a stopped projection cannot apply aside, with a reason, and resumes it. */
+  app.post<{ Params: { name: string } }>('/api/admin/projections/:name/quarantine', async (request) => {
+    requireWriter(request, 'read-models');
+    const { name } = request.params;
+    if (!NAMES.includes(name)) throw new HttpError(404, 'No such projection.');
+    const input = quarantineInput.parse(request.body ?? {});
+    try {
+      const meta = requestMeta(request);
+      const done = await quarantineEvent(deps.eventStore, deps.readDb, {
+        projection: name,
+        position: input.position,
+        reason: input.reason,
+        metadata: { userId: meta.userId, correlationId: meta.correlationId, causationId: meta.causationId },
+      });
+      return {
+        name,
+        quarantined: {
+          position: done.event.position.toString(),
+          type: done.event.type,
+          streamId: done.event.streamId,
+        },
+        position: done.position.toString(),
+        message: `The ${done.event.type} event at position ${done.event.position} is set aside for ${name}; the projection goes on.`,
+      };
+    } catch (error) {
+      if (!(error instanceof QuarantineRefused)) throw error;
+      if (error.kind === 'not-failing')
+        throw new HttpError(409, error.message, [{ msg: error.message, path: 'position' }]);
+      throw new HttpError(error.kind === 'unknown' ? 404 : 409, error.message);
+    }
   });
 }

@@ -3,30 +3,52 @@ import { type DomainEvent, type UserData, userCreateInput, userUpdateInput } fro
 import { conflict, decideMaster, masterStreamId, notFound } from '@bahi/domain';
 import { requireWriter } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
-import { emailDecider, emailStreamId, loadUser, userDecider, userHoldingEmail } from '../auth/users.ts';
+import { emailDecider, emailStreamId, loadUser, userDecider } from '../auth/users.ts';
 import type { CommandDeps } from '../deps.ts';
-import { execute, type RequestMeta } from '../execute.ts';
+import { execute, loadStream, type RequestMeta } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
 import { recordId, toHttp } from './masters.routes.ts';
 
 const TAKEN = 'A user with this email already exists.';
 
-/** Claims an email for a user in the email's reservation stream, unless a live user holds it. */
+/**
+ * A reservation whose user was never created is taken over only after this long: the user's
+ * creation follows its reservation within a password hash's time, and a reservation younger
+ * than this may belong to a creation still under way (two parallel creates of one email).
+ */
+const PENDING_RESERVATION_MS = 60_000;
+
+/**
+ * Claims an email for a user in the email's reservation stream, unless a live user holds it or
+ * another creation has just reserved it. The previous holder is judged before the append, and
+ * the append's decision accepts only that holder (or none) as the one it replaces: of two
+ * requests racing for one email, the expected version lets one reserve, and the other decides
+ * again, finds a holder it did not judge free, and answers 409.
+ */
 async function reserveEmail(
   deps: CommandDeps,
   meta: RequestMeta,
   email: string,
   userId: string,
 ): Promise<void> {
-  const holder = await userHoldingEmail(deps.eventStore, email);
-  if (holder && holder.id !== userId) throw conflict(TAKEN);
-  await execute(deps.eventStore, meta, emailStreamId(email), emailDecider, (state) => {
-    if (state.userId === userId) return [];
+  const stream = emailStreamId(email);
+  const { state, last } = await loadStream(deps.eventStore, stream, emailDecider);
+  let free: string | undefined;
+  if (state.userId && state.userId !== userId) {
+    const holder = await loadStream(deps.eventStore, masterStreamId('User', state.userId), userDecider);
+    const holds = holder.state.status === 'active' && holder.state.data.email === email.trim().toLowerCase();
+    const pending =
+      holder.state.status === 'none' &&
+      last !== undefined &&
+      Date.now() - Date.parse(last.metadata.recordedAt) < PENDING_RESERVATION_MS;
+    if (holds || pending) throw conflict(TAKEN);
+    free = state.userId; // deleted, moved to another email, or left by a crash: taken over
+  }
+  await execute(deps.eventStore, meta, stream, emailDecider, (current) => {
+    if (current.userId === userId) return [];
+    if (current.userId && current.userId !== free) throw conflict(TAKEN);
     return [{ type: 'UserEmailReserved', data: { email, user_id: userId } }];
   });
-  // Two users racing for one email: the stream keeps one last reservation; the loser sees it.
-  const after = await userHoldingEmail(deps.eventStore, email);
-  if (after && after.id !== userId) throw conflict(TAKEN);
 }
 
 /** Creates a user: email reservation, credentials, then the UserCreated event. */

@@ -98,16 +98,24 @@ export function toDocument(source: ReportSource): ReportDocument {
   const p = source.params;
   switch (source.report) {
     case 'stock': {
-      const data = (source.data ?? {}) as Record<string, Array<{ product_name: string; quantity: string }>>;
+      const data = (source.data ?? {}) as Record<
+        string,
+        Array<{ godown_id?: string; product_name: string; quantity: string }>
+      >;
       const rows: Row[] = [];
+      // Godowns are told apart by id: two of one name are listed under it together.
+      const godowns = new Set<string>();
       for (const [godown, items] of Object.entries(data))
-        for (const item of items) rows.push({ godown, product: item.product_name, quantity: item.quantity });
+        for (const item of items) {
+          godowns.add(item.godown_id ?? godown);
+          rows.push({ godown, product: item.product_name, quantity: item.quantity });
+        }
       return {
         report: 'stock',
         title: 'Stock Report',
         fileName: p.asOf ? `stock_report_${day(p.asOf)}` : 'stock_report',
         filters: dateFilters(p),
-        summary: [{ label: 'Godowns', value: String(Object.keys(data).length) }],
+        summary: [{ label: 'Godowns', value: String(godowns.size) }],
         columns: [
           { key: 'godown', header: 'Godown', kind: 'text', width: 200 },
           { key: 'product', header: 'Product', kind: 'text', width: 200 },
