@@ -59,4 +59,27 @@ describe('request', () => {
     const headers = fetchMock.mock.calls[2]?.[1]?.headers as Record<string, string>;
     expect(headers['X-Bahi-Position']).toBe('42');
   });
+
+  it('gives every write its own Idempotency-Key and sends a write whose answer was lost once more with it', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    fetchMock.mockResolvedValueOnce(json(201, { id: 'c', position: '50' }));
+    await api.post('/masters/cities', { name: 'Surat' });
+    const [first, second] = fetchMock.mock.calls.map(
+      (c) => (c[1]?.headers as Record<string, string>)['Idempotency-Key'],
+    );
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toBe(first);
+    fetchMock.mockResolvedValueOnce(json(201, { id: 'd', position: '51' }));
+    await api.post('/masters/cities', { name: 'Vapi' });
+    expect((fetchMock.mock.calls[2]?.[1]?.headers as Record<string, string>)['Idempotency-Key']).not.toBe(
+      first,
+    );
+    // Reads are never retried here and carry no key.
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api.get('/masters/cities')).rejects.toThrow('Failed to fetch');
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(
+      (fetchMock.mock.calls[3]?.[1]?.headers as Record<string, string>)['Idempotency-Key'],
+    ).toBeUndefined();
+  });
 });

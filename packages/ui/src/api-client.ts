@@ -7,6 +7,9 @@ export const API_BASE = '/api';
 export const TOKEN_KEY = 'bahi.token';
 export const USER_KEY = 'bahi.user';
 export const POSITION_HEADER = 'X-Bahi-Position';
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** A write whose answer was lost on the way is sent once more, after this long, with the same key. */
+export const WRITE_RETRY_MS = 500;
 
 /** The error body the server sends for 4xx (spec section 8). */
 export interface ErrorBody {
@@ -74,10 +77,23 @@ export async function request<T>(
   if (token) headers.authorization = `Bearer ${token}`;
   if (lastPosition !== undefined) headers[POSITION_HEADER] = lastPosition.toString();
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // Every write carries a key of its own: if the answer is lost (the connection dropped after the
+  // server wrote), the one retry below is recognised and answered with the first answer, so a
+  // save is never recorded twice (issue #16).
+  const write = method !== 'GET' && method !== 'HEAD';
+  if (write) headers[IDEMPOTENCY_HEADER] = newKey();
   const init: RequestInit = { method, headers };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);
   if (options.signal) init.signal = options.signal;
-  const res = await fetch(`${API_BASE}${path}${queryString(options.query)}`, init);
+  const url = `${API_BASE}${path}${queryString(options.query)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (error) {
+    if (!write || options.signal?.aborted) throw error;
+    await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+    res = await fetch(url, init);
+  }
   const type = res.headers.get('content-type') ?? '';
   const body: unknown = type.includes('json') ? await res.json().catch(() => undefined) : undefined;
   if (!res.ok) {
@@ -90,6 +106,11 @@ export async function request<T>(
   notePosition(res.headers.get(POSITION_HEADER));
   return body as T;
 }
+
+const newKey = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
