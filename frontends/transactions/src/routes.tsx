@@ -1,14 +1,31 @@
-import { type ScreenRoute, ScreenRoutes } from '@bahi/ui';
+import { NotFoundPage, Page, Route, Routes } from '@bahi/ui';
+import { ScreenProviders } from '@bahi/ui/screen';
+import { Text } from '@fluentui/react-components';
+import { BulkSalePage } from './features/bulk-sale/bulk-sale-page.tsx';
+import { PurchasesPage } from './features/purchases/purchases-page.tsx';
+import { SalesPage } from './features/sales/sales-page.tsx';
 
-export const SCREENS: ScreenRoute[] = [
-  { base: 'transactions', path: 'purchases', title: 'Purchases' },
-  { base: 'transactions', path: 'sales', title: 'Sales' },
-  { base: 'transactions', path: 'bulk-sale', title: 'Bulk Sale' },
-  { base: 'transactions', path: 'transfers', title: 'Collector Transfers' },
-  { base: 'transactions', path: 'expenses', title: 'Expenses' },
-  { base: 'transactions', path: 'incomes', title: 'Other Incomes' },
-];
+function Pending(props: { title: string }) {
+  return (
+    <Page title={props.title}>
+      <Text>This screen is being built.</Text>
+    </Page>
+  );
+}
 
-export default function TransactionsRoutes({ base }: { base: string }) {
-  return <ScreenRoutes remote="transactions" base={base} screens={SCREENS} />;
+/** The transactions remote's screens under /transactions (spec section 2, route table). */
+export default function TransactionsRoutes(_props: { base: string }) {
+  return (
+    <ScreenProviders>
+      <Routes>
+        <Route path="purchases" element={<PurchasesPage />} />
+        <Route path="sales" element={<SalesPage />} />
+        <Route path="bulk-sale" element={<BulkSalePage />} />
+        <Route path="transfers" element={<Pending title="Collector Transfers" />} />
+        <Route path="expenses" element={<Pending title="Expenses" />} />
+        <Route path="incomes" element={<Pending title="Other Incomes" />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </ScreenProviders>
+  );
 }

@@ -6,6 +6,7 @@ export * from './data-table.tsx';
 export * from './dialogs.tsx';
 export * from './error-alert.tsx';
 export * from './format.ts';
+export { handleFormKeyDown } from './keyboard.ts';
 export * from './lazy-named.ts';
 export * from './list-state.ts';
 export * from './page.tsx';

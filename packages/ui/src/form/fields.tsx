@@ -1,16 +1,5 @@
 import { acceptDecimal, cleanDecimal, DateInput } from '@bahi/ui/screen';
-import {
-  Button,
-  Field,
-  Input,
-  makeStyles,
-  Radio,
-  RadioGroup,
-  Select,
-  Switch,
-  Textarea,
-  tokens,
-} from '@fluentui/react-components';
+import { Field, Input, Radio, RadioGroup, Select, Switch, Textarea } from '@fluentui/react-components';
 import { useId } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 

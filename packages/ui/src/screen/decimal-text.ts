@@ -67,3 +67,25 @@ export const addDecimal = (a: string, b: string, scale: number): string =>
     (b || '0').trim().startsWith('-') ? (b || '0').trim().slice(1) : `-${(b || '0').trim()}`,
     scale,
   );
+
+/** a x b rounded half away from zero to `scale` decimals, exactly (bigint). */
+export function multiplyDecimal(a: string, b: string, scale: number): string {
+  const parse = (s: string) => {
+    const t = (s || '0').trim();
+    const neg = t.startsWith('-');
+    const [i = '0', f = ''] = t.replace(/^[+-]/, '').split('.');
+    return { neg, digits: BigInt((i || '0') + f), places: f.length };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  const places = x.places + y.places;
+  let v = x.digits * y.digits; // at `places` decimals
+  if (places > scale) {
+    const div = 10n ** BigInt(places - scale);
+    v = (v + div / 2n) / div; // half away from zero (v is non-negative here)
+  } else v *= 10n ** BigInt(scale - places);
+  const neg = x.neg !== y.neg && v !== 0n;
+  const abs = v.toString().padStart(scale + 1, '0');
+  const body = scale > 0 ? `${abs.slice(0, -scale)}.${abs.slice(-scale)}` : abs;
+  return neg ? `-${body}` : body;
+}

@@ -8,6 +8,7 @@ import {
   cleanDecimal,
   compareDecimal,
   isPositiveDecimal,
+  multiplyDecimal,
   subtractDecimal,
 } from './decimal-text.ts';
 import { COALESCE_MS, keysConcerned, startLiveInvalidation } from './live-invalidation.ts';
@@ -41,6 +42,11 @@ describe('decimal text', () => {
     expect(isPositiveDecimal('0.00')).toBe(false);
     expect(isPositiveDecimal('')).toBe(false);
     expect(isPositiveDecimal('-3')).toBe(false);
+    // 1.005 x 1 at 2 places: half away from zero gives 1.01 (a JS number gives 1.00).
+    expect(multiplyDecimal('1.005', '1', 2)).toBe('1.01');
+    expect(multiplyDecimal('12.5000', '3.3333', 2)).toBe('41.67');
+    expect(multiplyDecimal('-2.5', '3', 2)).toBe('-7.50');
+    expect(multiplyDecimal('0.3', '0.1', 4)).toBe('0.0300');
   });
 });
 

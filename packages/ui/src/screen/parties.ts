@@ -87,3 +87,35 @@ export const partyOptionsQuery = (kind: PartyKind, search: string, cityId?: stri
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
+
+export interface Product {
+  id: string;
+  name: string;
+}
+
+/** All products, once for every form and filter. */
+export const productsQuery = () =>
+  queryOptions({
+    queryKey: ['masters', 'products', 'all'],
+    queryFn: ({ signal }) =>
+      api.get<Page<Product>>('/masters/products', { limit: -1 }, signal).then((p) => p.data),
+    staleTime: 60_000,
+  });
+export const useProducts = () => useQuery(productsQuery());
+
+export type CustomFieldEntity = 'Purchase' | 'Sale' | 'PurchaseReturn' | 'SaleReturn';
+export interface CustomFieldDefinition {
+  id: string;
+  name: string;
+  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
+  is_required: boolean;
+  options: string[] | null;
+  entity_types: CustomFieldEntity[];
+}
+
+/** The custom field definitions (a plain list, spec section 7); shared with the settings screen's key. */
+export const customFieldDefinitionsQuery = () =>
+  queryOptions({
+    queryKey: ['settings', 'custom-fields'],
+    queryFn: ({ signal }) => api.get<CustomFieldDefinition[]>('/masters/custom-fields', undefined, signal),
+  });

@@ -1,0 +1,147 @@
+import { purchaseInput } from '@bahi/contracts';
+import { FormDialog, formatAmount, useSnackbar } from '@bahi/ui';
+import {
+  DateField,
+  DecimalField,
+  EntityField,
+  FormProvider,
+  RadioField,
+  SelectField,
+  useSchemaForm,
+  useWatch,
+} from '@bahi/ui/form';
+import { isoDay, isPositiveDecimal, multiplyDecimal, today, useCities, useProducts } from '@bahi/ui/screen';
+import { Text } from '@fluentui/react-components';
+import { useEffect, useRef } from 'react';
+import { CustomFieldInputs, customFieldDefaults } from '../../shared/custom-field-inputs.tsx';
+import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
+import type { Purchase } from './api.ts';
+
+/**
+ * New Purchase / Edit Purchase (spec sections 2, 4, 5): Godown or Direct (not changeable on
+ * edit); funder, collector and agent of the chosen city, cleared when the city changes; the paid
+ * amount through a collector; commission for Direct; the custom fields that apply to purchases.
+ */
+export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: string; onClose(): void }) {
+  const { purchase: p } = props;
+  const notify = useSnackbar();
+  const cities = useCities();
+  const products = useProducts();
+  const write = useTransactionWrite(save('/transactions/purchases', p?.id ?? null));
+  const form = useSchemaForm(purchaseInput, {
+    type: p?.type ?? 'Godown',
+    purchase_date: p?.purchase_date ?? today(),
+    city_id: p?.city_id ?? props.cityId,
+    funder_id: p?.funder_id ?? '',
+    product_id: p?.product_id ?? '',
+    godown_id: p?.godown_id ?? '',
+    collector_id: p?.collector_id ?? '',
+    agent_id: p?.agent_id ?? '',
+    rate: p?.rate ?? '',
+    quantity: p?.quantity ?? '',
+    paid_amount: p?.paid_amount ?? '0',
+    commission: p?.commission ?? '0',
+    custom_fields: customFieldDefaults(p?.customFieldValues),
+  });
+  const [type, cityId, rate, quantity] = useWatch({
+    control: form.control,
+    name: ['type', 'city_id', 'rate', 'quantity'],
+  });
+  // Changing the city clears the parties of the old one (spec section 4).
+  const lastCity = useRef(cityId);
+  useEffect(() => {
+    if (lastCity.current === cityId) return;
+    lastCity.current = cityId;
+    for (const field of ['funder_id', 'collector_id', 'agent_id'] as const) form.setValue(field, '');
+  }, [cityId, form]);
+  const currency = cities.data?.find((c) => c.id === cityId)?.currency_name ?? '';
+  const total =
+    isPositiveDecimal(String(rate ?? '')) && isPositiveDecimal(String(quantity ?? ''))
+      ? multiplyDecimal(String(rate), String(quantity), 2)
+      : null;
+  const submit = form.submit(async (v) => {
+    await write.mutateAsync({ ...v, purchase_date: isoDay(v.purchase_date) });
+    notify(p ? 'Purchase updated successfully!' : 'Purchase created successfully!');
+    props.onClose();
+  });
+  const direct = type === 'Direct';
+  return (
+    <FormProvider {...form}>
+      <FormDialog
+        open
+        title={p ? 'Edit Purchase' : 'New Purchase'}
+        busy={form.formState.isSubmitting}
+        error={form.alert}
+        onClose={props.onClose}
+        onSubmit={() => void submit()}
+      >
+        <RadioField
+          name="type"
+          label="Type"
+          disabled={!!p}
+          choices={[
+            { value: 'Godown', label: 'Godown' },
+            { value: 'Direct', label: 'Direct' },
+          ]}
+        />
+        <DateField name="purchase_date" label="Purchase Date" required />
+        <SelectField
+          name="city_id"
+          label="City"
+          required
+          choices={(cities.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.currency_name})` }))}
+        />
+        <EntityField
+          key={`funder-${cityId}`}
+          kind="Funder"
+          name="funder_id"
+          label="Funder"
+          required
+          cityId={cityId}
+          initialLabel={p?.funder?.name ?? undefined}
+        />
+        <SelectField
+          name="product_id"
+          label="Product"
+          required
+          placeholder="Choose a product"
+          hint={products.isError ? 'Failed to load required data for the form.' : undefined}
+          choices={(products.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
+        />
+        {direct ? (
+          <EntityField
+            key={`agent-${cityId}`}
+            kind="Agent"
+            name="agent_id"
+            label="Agent"
+            required
+            cityId={cityId}
+            initialLabel={p?.agent?.name ?? undefined}
+          />
+        ) : (
+          <EntityField
+            kind="Godown"
+            name="godown_id"
+            label="Destination Godown"
+            required
+            initialLabel={p?.godown?.name ?? undefined}
+          />
+        )}
+        <DecimalField name="rate" label="Rate" required scale={4} suffix={currency} />
+        <DecimalField name="quantity" label="Quantity" required scale={4} />
+        <Text size={200}>Total: {total ? `${formatAmount(total)} ${currency}` : '-'}</Text>
+        <DecimalField name="paid_amount" label="Paid Amount" scale={2} suffix={currency} />
+        <EntityField
+          key={`collector-${cityId}`}
+          kind="Collector"
+          name="collector_id"
+          label="Collector (who paid)"
+          cityId={cityId}
+          initialLabel={p?.collector?.name ?? undefined}
+        />
+        {direct ? <DecimalField name="commission" label="Commission" scale={2} suffix={currency} /> : null}
+        <CustomFieldInputs entity="Purchase" />
+      </FormDialog>
+    </FormProvider>
+  );
+}

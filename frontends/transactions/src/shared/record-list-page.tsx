@@ -1,0 +1,162 @@
+import {
+  type Column,
+  ConfirmDialog,
+  DataTable,
+  ErrorAlert,
+  errorText,
+  Page,
+  RoleGate,
+  useListState,
+  useSnackbar,
+} from '@bahi/ui';
+import { CityTabsFromQuery, type Page as ListPage } from '@bahi/ui/screen';
+import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
+import { AddRegular, ArrowUndoRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type ReactNode, Suspense, useState } from 'react';
+import { remove, useTransactionWrite } from './transaction-api.ts';
+
+const useStyles = makeStyles({
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap' },
+});
+
+export const RECORD_PAGE_SIZES = [10, 15, 25, 50, 100];
+const MANAGERS = ['Admin', 'Manager'] as const;
+
+/** A purchase or a sale as its list shows it. */
+export interface RecordRow {
+  id: string;
+  remaining: string;
+  product: { name: string | null } | null;
+}
+
+export type RecordListState = ReturnType<typeof useListState<never>>;
+
+/**
+ * Purchases and Sales (spec section 2): a tab per city (the first chosen), the table with its
+ * expand toggle, and Return, Edit and Delete for Admin and Manager only (the server refuses
+ * others too); Return is disabled when nothing remains; Delete warns what it reverses.
+ */
+export function RecordListPage<T extends RecordRow>(props: {
+  kind: 'Purchase' | 'Sale';
+  title: string;
+  path: string;
+  fetchFallback: string;
+  emptyText: string;
+  useRows(list: RecordListState, cityId: string): UseQueryResult<ListPage<T>>;
+  columns: Column<T>[];
+  expanded(row: T): ReactNode;
+  /** The create/edit dialog: null for a new record in the city. */
+  form(record: T | null, cityId: string, close: () => void): ReactNode;
+  returnDialog(record: T, close: () => void): ReactNode;
+}) {
+  const styles = useStyles();
+  const notify = useSnackbar();
+  const list = useListState<never>({ pageSize: 15 });
+  const cityId = list.tab ?? '';
+  const query = props.useRows(list, cityId);
+  const del = useTransactionWrite(remove(props.path));
+  const [editing, setEditing] = useState<T | 'new' | null>(null);
+  const [returning, setReturning] = useState<T | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const noun = props.kind.toLowerCase();
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await del.mutateAsync(deleting.id);
+      notify(`${props.kind} deleted successfully!`);
+      setDeleteError(null);
+    } catch (e) {
+      setDeleteError(errorText(e, `Failed to delete ${noun}.`));
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const columns: Column<T>[] = [
+    ...props.columns,
+    {
+      key: 'actions',
+      header: 'Actions',
+      width: '130px',
+      render: (r) => (
+        <RoleGate roles={MANAGERS}>
+          <span className={styles.actions}>
+            <Tooltip content={`Return ${noun}`} relationship="label">
+              <Button
+                appearance="subtle"
+                size="small"
+                icon={<ArrowUndoRegular />}
+                disabled={!/[1-9]/.test(r.remaining)}
+                onClick={() => setReturning(r)}
+              />
+            </Tooltip>
+            <Tooltip content={`Edit ${noun}`} relationship="label">
+              <Button appearance="subtle" size="small" icon={<EditRegular />} onClick={() => setEditing(r)} />
+            </Tooltip>
+            <Tooltip content={`Delete ${noun}`} relationship="label">
+              <Button
+                appearance="subtle"
+                size="small"
+                icon={<DeleteRegular />}
+                onClick={() => setDeleting(r)}
+              />
+            </Tooltip>
+          </span>
+        </RoleGate>
+      ),
+    },
+  ];
+
+  return (
+    <Page
+      title={props.title}
+      actions={
+        <RoleGate roles={MANAGERS}>
+          <Button
+            appearance="primary"
+            icon={<AddRegular />}
+            disabled={!cityId}
+            onClick={() => setEditing('new')}
+          >
+            New {props.kind}
+          </Button>
+        </RoleGate>
+      }
+    >
+      <CityTabsFromQuery value={cityId} onChange={(id) => list.setTab(id)} />
+      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : deleteError} />
+      <DataTable
+        label={props.title}
+        columns={columns}
+        rows={query.isError || !cityId ? [] : (query.data?.data ?? [])}
+        rowKey={(r) => r.id}
+        loading={!cityId || query.isPending}
+        emptyText={props.emptyText}
+        expanded={props.expanded}
+        paging={{
+          page: list.page,
+          pageSize: list.pageSize,
+          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
+          pageSizes: RECORD_PAGE_SIZES,
+          onPage: list.setPage,
+          onPageSize: list.setPageSize,
+        }}
+      />
+      <Suspense fallback={null}>
+        {editing ? props.form(editing === 'new' ? null : editing, cityId, () => setEditing(null)) : null}
+        {returning ? props.returnDialog(returning, () => setReturning(null)) : null}
+      </Suspense>
+      <ConfirmDialog
+        open={!!deleting}
+        title={`Delete ${props.kind}?`}
+        message={`Deleting this ${noun} reverses all its financial and stock entries (and those of its returns). This cannot be undone.`}
+        busy={del.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void confirmDelete()}
+      />
+    </Page>
+  );
+}
