@@ -52,11 +52,11 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
   return (
     <div>
       <div className={styles.wrap}>
-        {/* Wide enough for its columns: on a phone the table scrolls rather than overlapping text. */}
+        {/* Columns sized to their content, and wide enough for them: on a phone the table scrolls rather than overlapping text. */}
         <Table
           aria-label={props.label}
           className={styles.table}
-          style={{ minWidth: `${Math.max(560, span * 140)}px` }}
+          style={{ minWidth: `${Math.max(560, span * 96)}px`, tableLayout: 'auto' }}
           size="small"
         >
           <TableHeader>
