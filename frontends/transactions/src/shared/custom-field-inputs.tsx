@@ -1,6 +1,7 @@
-import { DateField, SelectField, SwitchField, TextField } from '@bahi/ui/form';
+import { DateField, SelectField, SwitchField, TextField, useFormContext } from '@bahi/ui/form';
 import { type CustomFieldEntity, customFieldDefinitionsQuery, useQuery } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
+import { useEffect } from 'react';
 import type { CustomFieldValue } from './transaction-api.ts';
 
 /**
@@ -11,6 +12,14 @@ import type { CustomFieldValue } from './transaction-api.ts';
 export function CustomFieldInputs(props: { entity: CustomFieldEntity }) {
   const definitions = useQuery(customFieldDefinitionsQuery());
   const applying = (definitions.data ?? []).filter((d) => d.entity_types.includes(props.entity));
+  // A field left empty is sent as null (no value), never left out as undefined.
+  const { getValues, setValue } = useFormContext();
+  const ids = applying.map((d) => d.id).join(',');
+  useEffect(() => {
+    for (const id of ids ? ids.split(',') : []) {
+      if (getValues(`custom_fields.${id}`) === undefined) setValue(`custom_fields.${id}`, null);
+    }
+  }, [ids, getValues, setValue]);
   if (definitions.isError) return <Text size={200}>Failed to load required data for the form.</Text>;
   return (
     <>

@@ -50,18 +50,24 @@ export function EntityPicker(props: EntityPickerProps) {
   const [typing, setTyping] = useState(false);
   const search = useDebouncedValue(typing ? text : '', 250);
   const query = useQuery(partyOptionsQuery(props.kind, search.trim(), props.cityId));
-  const options = query.data?.data ?? [];
+  // Options of an earlier search are not offered while the typed one is on its way: Enter or a
+  // click must choose from what matches the text on screen.
+  const stale = query.isPlaceholderData || (typing && search !== text);
+  const options = stale ? [] : (query.data?.data ?? []);
+  const known = query.data?.data ?? [];
   const label = (p: Party) => props.labelFor?.(p) ?? p.name;
-  // A value set or cleared from outside (a reset, a city change) shows as its name or nothing.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the value and the page
+  // A value set or cleared from outside (a reset, a city change) shows as its name or nothing;
+  // never while the user is typing a search (a new page of results must not wipe the text).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the value, the page and typing
   useEffect(() => {
+    if (typing) return;
     if (!props.value) {
       setText('');
       return;
     }
-    const found = options.find((p) => p.id === props.value);
-    if (found && !typing) setText(label(found));
-  }, [props.value, query.data]);
+    const found = known.find((p) => p.id === props.value);
+    if (found) setText(label(found));
+  }, [props.value, query.data, typing]);
   return (
     <Combobox
       id={props.id}
@@ -87,7 +93,7 @@ export function EntityPicker(props: EntityPickerProps) {
         // What was typed but not picked is not a choice: show the chosen party again.
         if (typing) {
           setTyping(false);
-          const chosen = options.find((p) => p.id === props.value);
+          const chosen = known.find((p) => p.id === props.value);
           setText(chosen ? label(chosen) : props.value ? text : '');
         }
         props.onBlur?.();
@@ -105,7 +111,7 @@ export function EntityPicker(props: EntityPickerProps) {
       ))}
       {options.length === 0 ? (
         <Option key="none" value="" text="" disabled>
-          {query.isFetching ? 'Searching…' : 'No matches'}
+          {stale || query.isFetching ? 'Searching…' : 'No matches'}
         </Option>
       ) : null}
     </Combobox>
