@@ -1,26 +1,6 @@
-// The party picker (a list filter or, bound by EntityField, a form field): in @bahi/ui/screen so a
-// list can filter by a party without loading the forms.
-import { useDebouncedValue } from '@bahi/ui';
-import { Combobox, makeStyles, Option, Text, tokens } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import {
-  currentBalance,
-  money,
-  type Party,
-  type PartyKind,
-  partyCurrency,
-  partyOptionsQuery,
-} from './parties.ts';
-
-const useStyles = makeStyles({
-  option: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalL, width: '100%' },
-  balance: {
-    color: tokens.colorNeutralForeground3,
-    whiteSpace: 'nowrap',
-    fontVariantNumeric: 'tabular-nums',
-  },
-});
+import { Input } from '@fluentui/react-components';
+import { lazy, Suspense } from 'react';
+import type { Party, PartyKind } from './parties.ts';
 
 export interface EntityPickerProps {
   kind: PartyKind;
@@ -41,74 +21,18 @@ export interface EntityPickerProps {
   labelFor?(party: Party): string;
 }
 
+// Fluent's Combobox loads with the first picker on screen, not with every list's first screen.
+const Impl = lazy(() => import('./entity-picker-impl.tsx'));
+
 /**
  * A party chosen by typing: the server searches (so thousands of parties cost one short page),
  * arrows and Enter pick, and each option shows the party's current balance in its currency.
+ * In @bahi/ui/screen so a list can filter by a party (PartyFilter) without loading the forms.
  */
 export function EntityPicker(props: EntityPickerProps) {
-  const styles = useStyles();
-  const [text, setText] = useState(props.initialLabel ?? '');
-  const [typing, setTyping] = useState(false);
-  const search = useDebouncedValue(typing ? text : '', 250);
-  const query = useQuery(partyOptionsQuery(props.kind, search.trim(), props.cityId));
-  const options = query.data?.data ?? [];
-  const label = (p: Party) => props.labelFor?.(p) ?? p.name;
-  // A value set or cleared from outside (a reset, a city change) shows as its name or nothing.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the value and the page
-  useEffect(() => {
-    if (!props.value) {
-      setText('');
-      return;
-    }
-    const found = options.find((p) => p.id === props.value);
-    if (found && !typing) setText(label(found));
-  }, [props.value, query.data]);
   return (
-    <Combobox
-      id={props.id}
-      ref={props.inputRef}
-      name={props.name}
-      freeform
-      disabled={props.disabled}
-      aria-invalid={props.invalid || undefined}
-      placeholder={props.placeholder ?? 'Type to search'}
-      value={text}
-      selectedOptions={props.value ? [props.value] : []}
-      onInput={(e) => {
-        setTyping(true);
-        setText((e.target as HTMLInputElement).value);
-      }}
-      onOptionSelect={(_, d) => {
-        setTyping(false);
-        const party = options.find((p) => p.id === d.optionValue);
-        setText(party ? label(party) : (d.optionText ?? ''));
-        props.onChange(d.optionValue ?? '', party);
-      }}
-      onBlur={() => {
-        // What was typed but not picked is not a choice: show the chosen party again.
-        if (typing) {
-          setTyping(false);
-          const chosen = options.find((p) => p.id === props.value);
-          setText(chosen ? label(chosen) : props.value ? text : '');
-        }
-        props.onBlur?.();
-      }}
-    >
-      {options.map((p) => (
-        <Option key={p.id} value={p.id} text={label(p)}>
-          <span className={styles.option}>
-            <span>{label(p)}</span>
-            <Text size={200} className={styles.balance}>
-              {money(currentBalance(p), partyCurrency(p, props.kind))}
-            </Text>
-          </span>
-        </Option>
-      ))}
-      {options.length === 0 ? (
-        <Option key="none" value="" text="" disabled>
-          {query.isFetching ? 'Searching…' : 'No matches'}
-        </Option>
-      ) : null}
-    </Combobox>
+    <Suspense fallback={<Input id={props.id} disabled placeholder={props.placeholder ?? 'Type to search'} />}>
+      <Impl {...props} />
+    </Suspense>
   );
 }
