@@ -14,6 +14,9 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalM,
   },
   grow: { flexGrow: 1, minWidth: '200px', maxWidth: '360px' },
+  // Two dates side by side on a phone (366 px), at most 240 px each on a wide screen.
+  date: { flex: '1 1 150px', minWidth: 0, maxWidth: '240px' },
+  dateRow: { display: 'flex', alignItems: 'center', width: '100%' },
 });
 
 /** The filters above a list: wraps on a phone. */
@@ -109,9 +112,10 @@ export function AsOfInput(props: { value: string; onChange(day: string): void })
  */
 export function DateFilter(props: { label: string; value: string; onChange(day: string): void }) {
   const id = useId();
+  const styles = useStyles();
   return (
-    <Field label={{ children: props.label, htmlFor: id }}>
-      <span style={{ display: 'flex', alignItems: 'center' }}>
+    <Field label={{ children: props.label, htmlFor: id }} className={styles.date}>
+      <span className={styles.dateRow}>
         <DateInput
           id={id}
           label={props.label}
