@@ -7,6 +7,7 @@ import { formatAmount } from '../../packages/ui/src/format.ts';
 import { addDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { openBrowser } from './browser.ts';
+import { scriptsLoaded } from './budget.ts';
 
 /**
  * Expenses, Other Incomes and Collector Transfers driven as staff drive them, on a fresh business
@@ -101,6 +102,30 @@ afterAll(async () => {
 });
 
 describe('the transactions remote’s cash screens in Chromium', () => {
+  it('loads the first screen within the remote budget, and the dialog only when it opens', async () => {
+    // From the shell's dashboard (loaded already), as the shell e2e measures: what Expenses adds.
+    const first = await scriptsLoaded(page, async () => {
+      await page.evaluate(() => {
+        window.history.pushState({}, '', '/transactions/expenses');
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      });
+      await heading('Expenses').waitFor();
+      await page.getByRole('tab', { name: 'Dubai' }).waitFor();
+      await page.getByRole('table', { name: 'Expenses' }).waitFor();
+    });
+    console.log(`transactions first screen (Expenses): ${first.kb.toFixed(1)} kB gzip`);
+    expect(first.urls.some((u) => u.includes('/remotes/transactions/'))).toBe(true);
+    expect(first.kb).toBeLessThanOrEqual(150);
+    const dialogLoad = await scriptsLoaded(page, async () => {
+      await page.getByRole('button', { name: 'New Expense' }).click();
+      await dialog().getByLabel('Category').waitFor();
+    });
+    console.log(`New Expense dialog on opening: +${dialogLoad.kb.toFixed(1)} kB gzip`);
+    expect(dialogLoad.kb).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+  });
+
   it('records an expense paid by a collector of the tab’s city', async () => {
     await open('Expenses', 'Expenses');
     const headers = await page
