@@ -19,17 +19,3 @@ export function useMasterMutations<T>(path: string, touches: QueryKey[] = MASTER
   });
   return { save, remove };
 }
-
-/** A money movement (payment, salary, clearing payout): every balance may have moved. */
-export function usePost<T>(path: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: T) => api.post(path, body),
-    onSuccess: () =>
-      Promise.all(
-        [['masters'], ['parties'], ['transactions'], ['reports']].map((queryKey) =>
-          client.invalidateQueries({ queryKey }),
-        ),
-      ),
-  });
-}

@@ -1,9 +1,9 @@
 import { type Column, lazyNamed, RouterLink } from '@bahi/ui';
 import {
+  Amount,
   AsOfInput,
   CityFilter,
   currentBalance,
-  money,
   type Party,
   type PartyKind,
   partiesQuery,
@@ -11,7 +11,7 @@ import {
   showDay,
   useQuery,
 } from '@bahi/ui/screen';
-import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { type ListState, MasterPage } from './master-page.tsx';
 
@@ -19,20 +19,10 @@ import { type ListState, MasterPage } from './master-page.tsx';
 const PartyFormDialog = lazyNamed(() => import('./party-form-dialog.tsx'), 'PartyFormDialog');
 
 const useStyles = makeStyles({
-  amount: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
-  negative: { color: tokens.colorPaletteRedForeground1 },
   caption: { color: tokens.colorNeutralForeground3 },
 });
 
-/** An amount in a table cell: 2 decimals, its currency, red below zero. */
-export function Amount(props: { value: string | null | undefined; currency: string }) {
-  const styles = useStyles();
-  return (
-    <span className={mergeClasses(styles.amount, (props.value ?? '').startsWith('-') && styles.negative)}>
-      {money(props.value, props.currency)}
-    </span>
-  );
-}
+export { Amount } from '@bahi/ui/screen';
 
 export const openingColumn = (kind: PartyKind): Column<Party> => ({
   key: 'opening',

@@ -10,9 +10,8 @@ import {
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
-import { isoDay, type Party, today } from '@bahi/ui/screen';
+import { isoDay, type Party, today, useMoneyPost } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
-import { usePost } from './master-api.ts';
 
 /** The mode a payment starts in (spec section 4): INR when the party's city keeps INR. */
 export const defaultPaymentMode = (party: Pick<Party, 'city'>): 'INR' | 'Currency' =>
@@ -26,7 +25,7 @@ export const defaultPaymentMode = (party: Pick<Party, 'city'>): 'INR' | 'Currenc
 export function PaymentDialog(props: { kind: 'Funder' | 'Agent'; party: Party; onClose(): void }) {
   const { party, kind } = props;
   const notify = useSnackbar();
-  const post = usePost('/transactions/payments');
+  const post = useMoneyPost('/transactions/payments');
   const form = useSchemaForm(paymentInput, {
     related_entity_type: kind,
     related_entity_id: party.id,

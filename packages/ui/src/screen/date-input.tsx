@@ -5,8 +5,10 @@ import { parseDay, showDay } from './date-text.ts';
 
 const useDateStyles = makeStyles({
   hidden: { position: 'absolute', opacity: 0, width: '1px', height: '1px', pointerEvents: 'none', border: 0 },
-  wrap: { position: 'relative', display: 'flex', gap: tokens.spacingHorizontalXS },
-  input: { flexGrow: 1 },
+  wrap: { position: 'relative', display: 'flex', gap: tokens.spacingHorizontalXS, minWidth: 0, flexGrow: 1 },
+  input: { flexGrow: 1, minWidth: 0 },
+  // The native input's own width (20 characters) would keep the field from narrowing on a phone.
+  native: { minWidth: 0, width: '100%' },
 });
 
 /**
@@ -46,6 +48,7 @@ export function DateInput(props: {
     <span className={styles.wrap}>
       <Input
         className={styles.input}
+        input={{ className: styles.native }}
         id={props.id}
         ref={props.inputRef}
         name={props.name}

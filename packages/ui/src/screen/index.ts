@@ -9,11 +9,14 @@ export {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+export * from './amount.tsx';
 export * from './date-input.tsx';
 export * from './date-text.ts';
 export * from './decimal-text.ts';
+export * from './entity-picker.tsx';
 export * from './list-controls.tsx';
 export * from './live-invalidation.ts';
+export * from './money-post.ts';
 export * from './parties.ts';
 export * from './query-client.tsx';
 export * from './server-errors.ts';

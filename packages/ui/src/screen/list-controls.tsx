@@ -3,7 +3,8 @@ import { Button, Field, Input, makeStyles, Select, tokens } from '@fluentui/reac
 import { DismissRegular, SearchRegular } from '@fluentui/react-icons';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DateInput } from './date-input.tsx';
-import { useCities } from './parties.ts';
+import { EntityPicker } from './entity-picker.tsx';
+import { type PartyKind, useCities } from './parties.ts';
 
 const useStyles = makeStyles({
   bar: {
@@ -13,6 +14,9 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalM,
   },
   grow: { flexGrow: 1, minWidth: '200px', maxWidth: '360px' },
+  // Two dates side by side on a phone (366 px), at most 240 px each on a wide screen.
+  date: { flex: '1 1 150px', minWidth: 0, maxWidth: '240px' },
+  dateRow: { display: 'flex', alignItems: 'center', width: '100%' },
 });
 
 /** The filters above a list: wraps on a phone. */
@@ -94,6 +98,72 @@ export function AsOfInput(props: { value: string; onChange(day: string): void })
             appearance="subtle"
             icon={<DismissRegular />}
             aria-label="Show today's balances"
+            onClick={() => props.onChange('')}
+          />
+        ) : null}
+      </span>
+    </Field>
+  );
+}
+
+/**
+ * A date filter of a list ('Start Date', 'From Date'): the day 'YYYY-MM-DD' or '' (no bound),
+ * kept in the list's URL; a clear button while a day is set (transactions and reports lists).
+ */
+export function DateFilter(props: { label: string; value: string; onChange(day: string): void }) {
+  const id = useId();
+  const styles = useStyles();
+  return (
+    <Field label={{ children: props.label, htmlFor: id }} className={styles.date}>
+      <span className={styles.dateRow}>
+        <DateInput
+          id={id}
+          label={props.label}
+          placeholder="Any"
+          value={props.value}
+          onChange={props.onChange}
+        />
+        {props.value ? (
+          <Button
+            appearance="subtle"
+            icon={<DismissRegular />}
+            aria-label={`Clear ${props.label.toLowerCase()}`}
+            onClick={() => props.onChange('')}
+          />
+        ) : null}
+      </span>
+    </Field>
+  );
+}
+
+/**
+ * A list filtered by one party ('From Collector'): chosen by typing, as in a form; '' is any.
+ * `cityId` limits it to a city's parties (a report's collector filter).
+ */
+export function PartyFilter(props: {
+  kind: PartyKind;
+  label: string;
+  value: string;
+  onChange(id: string): void;
+  cityId?: string;
+}) {
+  const id = useId();
+  return (
+    <Field label={{ children: props.label, htmlFor: id }}>
+      <span style={{ display: 'flex', alignItems: 'center' }}>
+        <EntityPicker
+          id={id}
+          kind={props.kind}
+          cityId={props.cityId}
+          placeholder="Any"
+          value={props.value}
+          onChange={(v) => props.onChange(v)}
+        />
+        {props.value ? (
+          <Button
+            appearance="subtle"
+            icon={<DismissRegular />}
+            aria-label={`Clear ${props.label.toLowerCase()}`}
             onClick={() => props.onChange('')}
           />
         ) : null}

@@ -18,10 +18,10 @@ import {
   type Party,
   subtractDecimal,
   today,
+  useMoneyPost,
   useQuery,
 } from '@bahi/ui/screen';
 import { useEffect } from 'react';
-import { usePost } from '../../shared/master-api.ts';
 import { paidForMonthQuery } from './api.ts';
 
 export const MONTHS = [
@@ -60,7 +60,7 @@ export function SalaryDialog(props: { collector: Party; onClose(): void; now?: D
   const { collector } = props;
   const now = props.now ?? new Date();
   const notify = useSnackbar();
-  const post = usePost('/transactions/salary-payments');
+  const post = useMoneyPost('/transactions/salary-payments');
   const form = useSchemaForm(salaryPaymentInput, {
     collector_id: collector.id,
     month: String(now.getMonth() + 1),

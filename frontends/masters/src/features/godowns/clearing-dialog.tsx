@@ -9,9 +9,8 @@ import {
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
-import { isoDay, isPositiveDecimal, type Party, today } from '@bahi/ui/screen';
+import { isoDay, isPositiveDecimal, type Party, today, useMoneyPost } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
-import { usePost } from '../../shared/master-api.ts';
 
 /**
  * Pay Clearing (spec section 5): the clearing charges a godown owes, paid by a godown; the
@@ -20,7 +19,7 @@ import { usePost } from '../../shared/master-api.ts';
 export function ClearingDialog(props: { godown: Party; onClose(): void }) {
   const { godown } = props;
   const notify = useSnackbar();
-  const post = usePost('/transactions/clearing-payouts');
+  const post = useMoneyPost('/transactions/clearing-payouts');
   const form = useSchemaForm(clearingPayoutInput, {
     payout_date: today(),
     godown_id: godown.id,

@@ -1,0 +1,36 @@
+import type { CashEntryKind } from '../../shared/cash-entries.ts';
+
+/** A row of GET /transactions/incomes. */
+export interface IncomeRow {
+  id: string;
+  income_date: string;
+  city_id: string;
+  category: string;
+  amount: string;
+  received_by_entity_type: 'Collector' | 'Godown';
+  received_by_entity_id: string;
+  receiverName: string | null;
+  remarks: string | null;
+}
+
+export const INCOMES: CashEntryKind<IncomeRow> = {
+  kind: 'Income',
+  path: 'incomes',
+  title: 'Other Incomes',
+  fetchFallback: 'Failed to fetch incomes.',
+  emptyText: 'No incomes found.',
+  partyLabel: 'Received By',
+  fields: { date: 'income_date', type: 'received_by_entity_type', id: 'received_by_entity_id' },
+  fromRow: (r) => ({
+    id: r.id,
+    date: r.income_date,
+    city_id: r.city_id,
+    category: r.category,
+    amount: r.amount,
+    party_type: r.received_by_entity_type,
+    party_id: r.received_by_entity_id,
+    party_name: r.receiverName,
+    remarks: r.remarks,
+    salary: false,
+  }),
+};
