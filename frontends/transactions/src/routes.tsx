@@ -1,25 +1,31 @@
-import { NotFoundPage, Route, Routes } from '@bahi/ui';
+import { lazyNamed, NotFoundPage, Route, Routes } from '@bahi/ui';
 import { ScreenProviders } from '@bahi/ui/screen';
-import { BulkSalePage } from './features/bulk-sale/bulk-sale-page.tsx';
-import { ExpensesPage } from './features/expenses/expenses-page.tsx';
-import { IncomesPage } from './features/incomes/incomes-page.tsx';
-import { PurchasesPage } from './features/purchases/purchases-page.tsx';
-import { SalesPage } from './features/sales/sales-page.tsx';
-import { TransfersPage } from './features/transfers/transfers-page.tsx';
+import { Spinner } from '@fluentui/react-components';
+import { Suspense } from 'react';
+
+// Each screen loads when first opened: the Bulk Sale grid's forms do not weigh on the lists.
+const PurchasesPage = lazyNamed(() => import('./features/purchases/purchases-page.tsx'), 'PurchasesPage');
+const SalesPage = lazyNamed(() => import('./features/sales/sales-page.tsx'), 'SalesPage');
+const BulkSalePage = lazyNamed(() => import('./features/bulk-sale/bulk-sale-page.tsx'), 'BulkSalePage');
+const TransfersPage = lazyNamed(() => import('./features/transfers/transfers-page.tsx'), 'TransfersPage');
+const ExpensesPage = lazyNamed(() => import('./features/expenses/expenses-page.tsx'), 'ExpensesPage');
+const IncomesPage = lazyNamed(() => import('./features/incomes/incomes-page.tsx'), 'IncomesPage');
 
 /** The transactions remote's screens under /transactions (spec section 2, route table). */
 export default function TransactionsRoutes(_props: { base: string }) {
   return (
     <ScreenProviders>
-      <Routes>
-        <Route path="purchases" element={<PurchasesPage />} />
-        <Route path="sales" element={<SalesPage />} />
-        <Route path="bulk-sale" element={<BulkSalePage />} />
-        <Route path="transfers" element={<TransfersPage />} />
-        <Route path="expenses" element={<ExpensesPage />} />
-        <Route path="incomes" element={<IncomesPage />} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
+      <Suspense fallback={<Spinner label="Loading…" />}>
+        <Routes>
+          <Route path="purchases" element={<PurchasesPage />} />
+          <Route path="sales" element={<SalesPage />} />
+          <Route path="bulk-sale" element={<BulkSalePage />} />
+          <Route path="transfers" element={<TransfersPage />} />
+          <Route path="expenses" element={<ExpensesPage />} />
+          <Route path="incomes" element={<IncomesPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
     </ScreenProviders>
   );
 }
