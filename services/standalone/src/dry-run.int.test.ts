@@ -71,7 +71,7 @@ describe.each(TEST_STORAGES)('dry runs [%s]', (storage) => {
     ids.bhiwandi = await write('/masters/godowns', { name: 'Bhiwandi' });
     ids.cumin = await write('/masters/products', { name: 'Cumin' });
     const { collector_id: _none, ...unpaid } = purchase();
-    await write('/transactions/purchases', { ...unpaid, quantity: '10', paid_amount: '0' });
+    ids.first = await write('/transactions/purchases', { ...unpaid, quantity: '10', paid_amount: '0' });
     expect(
       (
         await t.call('POST', '/masters/users', {
@@ -214,6 +214,74 @@ describe.each(TEST_STORAGES)('dry runs [%s]', (storage) => {
     const again = await send('POST', '/transactions/purchases', purchase(), true);
     expect(again.body.lines[0]).toMatchObject({ before: '6500.00', after: '11000.00' });
     expect(again.body.stock[0]).toMatchObject({ before: '60.0000', after: '110.0000' });
+  });
+
+  it('an edit previews its net change; an expense names its nominal account', async () => {
+    // After the write above: Dev 6,500 owed, Kabir 1,500 held, Bhiwandi 60 Cumin.
+    const head = await headPosition(t);
+    const { collector_id: _none, ...unpaid } = purchase();
+    const edit = await send(
+      'PUT',
+      `/transactions/purchases/${ids.first}`,
+      { ...unpaid, quantity: '12', paid_amount: '0' },
+      true,
+    );
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    // 10 @ 100 reversed, 12 @ 100 posted: Dev credited 200 more, 2 more units in.
+    expect(edit.body.lines).toEqual([
+      expect.objectContaining({
+        kind: 'Funder',
+        debit: '0.00',
+        credit: '200.00',
+        before: '6500.00',
+        after: '6700.00',
+      }),
+    ]);
+    expect(edit.body.stock).toEqual([
+      expect.objectContaining({ before: '60.0000', change: '2.0000', after: '62.0000' }),
+    ]);
+    // 300 AED of rent paid by Kabir: his cash 1,500 -> 1,200 AED; Rent 300 x 22.5 = 6,750 INR.
+    const rent = await send(
+      'POST',
+      '/transactions/expenses',
+      {
+        city_id: ids.dubai,
+        category: 'Rent',
+        amount: '300',
+        expense_date: '2026-11-22',
+        paid_from_entity_type: 'Collector',
+        paid_from_entity_id: ids.kabir,
+      },
+      true,
+    );
+    expect(rent.status, JSON.stringify(rent.body)).toBe(200);
+    expect(rent.body).toEqual({
+      dryRun: true,
+      lines: [
+        {
+          account: `collector:${ids.kabir}`,
+          kind: 'Collector',
+          name: 'Kabir',
+          currency: 'AED',
+          debit: '0.00',
+          credit: '300.00',
+          before: '1500.00',
+          after: '1200.00',
+        },
+        {
+          account: 'nominal:Expense:Rent',
+          kind: 'Nominal',
+          name: 'Expense: Rent',
+          currency: 'INR',
+          debit: '6750.00',
+          credit: '0.00',
+          before: '0.00',
+          after: '6750.00',
+        },
+      ],
+      stock: [],
+    });
+    expect(await headPosition(t)).toBe(head);
   });
 
   it('the header on a write that has no dry run is refused, not written', async () => {
