@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
 import { conflict, requireStorable } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
@@ -15,6 +16,17 @@ export interface StreamDecider<S> {
 }
 
 const MAX_ATTEMPTS = 10;
+
+/** The events a dry run (dry-run.ts) would have appended, in order, over every stream it ran. */
+export interface DryRun {
+  events: DomainEvent[];
+}
+
+/**
+ * Set around a request's handler when it is a dry run: `execute` then loads, decides and
+ * checks the events as always but appends nothing, collecting them here instead.
+ */
+export const dryRuns = new AsyncLocalStorage<DryRun>();
 
 /**
  * Requests for one stream in this process take turns: they would only conflict with each
@@ -133,6 +145,7 @@ export function execute<S>(
   decider: StreamDecider<S>,
   decide: (state: S) => DomainEvent[],
 ): Promise<{ position: bigint; events: DomainEvent[] }> {
+  const dryRun = dryRuns.getStore();
   return inTurn(store, streamId, async () => {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const { state, version, last } = await loadCached(store, streamId, decider);
@@ -147,6 +160,11 @@ export function execute<S>(
           metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
         };
       });
+      if (dryRun) {
+        // Checked as a write would be, and not appended: the answer is the preview of these.
+        dryRun.events.push(...events);
+        return { position: last?.position ?? 0n, events };
+      }
       try {
         const result = await store.append(streamId, toAppend, version);
         return { position: result.position, events };

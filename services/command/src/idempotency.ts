@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import { runSqlMigrations, type SqlClient } from '@bahi/sql-client';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { isDryRun } from './dry-run.ts';
 
 /**
  * `Idempotency-Key` on every write (issue #16): a client that did not hear the answer to a
@@ -12,7 +13,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
  * Per signed-in user and key. Only a success (2xx) is kept: a refusal appended nothing, so
  * its retry simply runs again. The same key with another method, path or body is a 422. A key
  * whose request is still running answers 409; one left running by a crashed process is taken
- * over after 5 minutes. Answers are kept for 24 hours.
+ * over after 5 minutes. Answers are kept for 24 hours. A dry run (dry-run.ts) appends nothing
+ * and is neither kept nor answered from a kept answer: its key is ignored.
  */
 const migrations = [
   {
@@ -47,7 +49,7 @@ export async function openIdempotency(sql: SqlClient) {
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined || isDryRun(request)) return;
     if (typeof header !== 'string' || !KEY.test(header)) {
       const msg = 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)';
       throw new HttpError(400, `${msg}.`, [{ msg, path: 'Idempotency-Key' }]);

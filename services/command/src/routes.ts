@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from './deps.ts';
+import { aroundDryRuns } from './dry-run.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
@@ -15,14 +16,17 @@ export type { CommandDeps } from './deps.ts';
  * process and the standalone process; the process registers authentication once.
  */
 export async function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  // Every write takes an Idempotency-Key (idempotency.ts).
-  await deps.idempotency.around(app, async () => {
-    await registerAuthRoutes(app, deps);
-    await registerUserRoutes(app, deps);
-    await registerMasterRoutes(app, deps);
-    await registerTransactionRoutes(app, deps);
-    await registerCashRoutes(app, deps);
-    await registerNotificationRoutes(app, deps);
-    await registerProjectionRoutes(app, deps);
-  });
+  // Every transaction write can be a dry run (dry-run.ts); every write takes an
+  // Idempotency-Key (idempotency.ts).
+  await aroundDryRuns(app, deps, () =>
+    deps.idempotency.around(app, async () => {
+      await registerAuthRoutes(app, deps);
+      await registerUserRoutes(app, deps);
+      await registerMasterRoutes(app, deps);
+      await registerTransactionRoutes(app, deps);
+      await registerCashRoutes(app, deps);
+      await registerNotificationRoutes(app, deps);
+      await registerProjectionRoutes(app, deps);
+    }),
+  );
 }

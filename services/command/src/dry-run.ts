@@ -1,0 +1,262 @@
+import type { DomainEvent, Posting } from '@bahi/contracts';
+import { AMOUNT_SCALE, add, type Dec, format, neg, parseDecimal, QUANTITY_SCALE, zero } from '@bahi/domain';
+import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
+import { HttpError } from '@bahi/server-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { CommandDeps } from './deps.ts';
+import { type DryRun, dryRuns } from './execute.ts';
+
+/**
+ * Preview before save (issue #14): a POST or PUT under /api/transactions/ sent with
+ * `X-Bahi-Dry-Run: true` runs the same route - validation, role checks, the decider and its
+ * refusals - but appends nothing (execute.ts collects the events instead) and keeps no
+ * Idempotency-Key answer. Its 2xx answer is replaced by a 200 with the postings the events
+ * would make, summed per account, beside each account's balance now and after, and the
+ * stock they would move. A refusal keeps the write's status and body.
+ */
+export const DRY_RUN_HEADER = 'x-bahi-dry-run';
+
+const DRY_RUN_PREFIX = '/api/transactions/';
+const dryRunnable = (method: string, url: string) =>
+  (method === 'POST' || method === 'PUT') && url.startsWith(DRY_RUN_PREFIX);
+
+/** True for `X-Bahi-Dry-Run: true`; absent or `false` is a write; anything else is a 400. */
+export function isDryRun(request: FastifyRequest): boolean {
+  const header = request.headers[DRY_RUN_HEADER];
+  if (header === undefined) return false;
+  const value = typeof header === 'string' ? header.trim().toLowerCase() : '';
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  const msg = 'X-Bahi-Dry-Run must be true or false';
+  throw new HttpError(400, `${msg}.`, [{ msg, path: 'X-Bahi-Dry-Run' }]);
+}
+
+export interface PreviewLine {
+  account: string;
+  kind: 'Funder' | 'Agent' | 'Collector' | 'Godown' | 'Clearing' | 'Nominal';
+  name: string;
+  currency: string;
+  debit: string;
+  credit: string;
+  before: string;
+  after: string;
+}
+
+export interface PreviewStock {
+  godown_id: string;
+  godown: string;
+  product_id: string;
+  product: string;
+  before: string;
+  change: string;
+  after: string;
+}
+
+export interface Preview {
+  dryRun: true;
+  lines: PreviewLine[];
+  stock: PreviewStock[];
+}
+
+const PARTY_KINDS = { funder: 'Funder', agent: 'Agent', collector: 'Collector', godown: 'Godown' } as const;
+
+const NOMINAL_NAMES: Record<string, string> = {
+  Sales: 'Sales',
+  CostOfSales: 'Cost of sales',
+  CommissionIncome: 'Commission income',
+  Salary: 'Salary',
+  TransferCharges: 'Transfer charges',
+  FxDifference: 'FX difference',
+};
+/** Nominal accounts whose balance is their credits (income); the rest count debits. */
+const creditNominal = (name: string) =>
+  name === 'Sales' || name === 'CommissionIncome' || name.startsWith('Income:');
+
+const nominalName = (name: string) => {
+  const known = NOMINAL_NAMES[name];
+  if (known) return known;
+  const [head, ...rest] = name.split(':');
+  return rest.length > 0 ? `${head}: ${rest.join(':')}` : name;
+};
+
+/** The answer to a dry run: the events' postings against the books as they stand. */
+export async function buildPreview(deps: CommandDeps, events: readonly DomainEvent[]): Promise<Preview> {
+  const moves = new Map<string, { currency: string; amount: Dec; quantity: Dec }>();
+  for (const event of events) {
+    const postings = (event.data as { postings?: Posting[] }).postings ?? [];
+    for (const p of postings) {
+      const move = moves.get(p.account) ?? {
+        currency: p.currency,
+        amount: zero(AMOUNT_SCALE),
+        quantity: zero(QUANTITY_SCALE),
+      };
+      move.amount = add(move.amount, parseDecimal(p.amount));
+      if (p.quantity !== undefined) move.quantity = add(move.quantity, parseDecimal(p.quantity));
+      moves.set(p.account, move);
+    }
+  }
+  if (moves.size === 0) return { dryRun: true, lines: [], stock: [] };
+
+  // Balances as the read side shows them: wait (bounded) for the journal to reach the log's head.
+  try {
+    await waitForProjections(deps.readDb, ['journal', 'masters'], await deps.eventStore.headPosition());
+  } catch (error) {
+    if (error instanceof ProjectionBehindError)
+      throw new HttpError(503, `${error.message} Please try again in a moment.`);
+    throw error;
+  }
+  const accounts = [...moves.keys()];
+  const totals = new Map<string, { amount: Dec; quantity: Dec }>();
+  for (const row of await deps.readDb
+    .selectFrom('account_totals')
+    .select(['account', 'amount', 'quantity'])
+    .where('account', 'in', accounts)
+    .execute()) {
+    const total = totals.get(row.account) ?? { amount: zero(AMOUNT_SCALE), quantity: zero(QUANTITY_SCALE) };
+    total.amount = add(total.amount, parseDecimal(String(row.amount)));
+    total.quantity = add(total.quantity, parseDecimal(String(row.quantity)));
+    totals.set(row.account, total);
+  }
+  const partyIds = new Set<string>();
+  const productIds = new Set<string>();
+  for (const name of accounts) {
+    const [prefix, first, second] = name.split(':');
+    if (prefix === 'nominal' || !first) continue;
+    partyIds.add(first);
+    if (prefix === 'stock' && second) productIds.add(second);
+  }
+  const parties = new Map(
+    partyIds.size === 0
+      ? []
+      : (
+          await deps.readDb
+            .selectFrom('parties')
+            .select(['id', 'name', 'opening_balance'])
+            .where('id', 'in', [...partyIds])
+            .execute()
+        ).map((p) => [p.id, p]),
+  );
+  const products = new Map(
+    productIds.size === 0
+      ? []
+      : (
+          await deps.readDb
+            .selectFrom('products')
+            .select(['id', 'name'])
+            .where('id', 'in', [...productIds])
+            .execute()
+        ).map((p) => [p.id, p.name]),
+  );
+
+  const lines: PreviewLine[] = [];
+  const stock: PreviewStock[] = [];
+  for (const [name, move] of moves) {
+    const [prefix = '', first = '', second = ''] = name.split(':');
+    const total = totals.get(name);
+    if (prefix === 'stock') {
+      const before = total?.quantity ?? zero(QUANTITY_SCALE);
+      if (move.quantity.units === 0n) continue; // a value-only adjustment moves no units
+      stock.push({
+        godown_id: first,
+        godown: parties.get(first)?.name ?? first,
+        product_id: second,
+        product: products.get(second) ?? second,
+        before: format(before, QUANTITY_SCALE),
+        change: format(move.quantity, QUANTITY_SCALE),
+        after: format(add(before, move.quantity), QUANTITY_SCALE),
+      });
+      continue;
+    }
+    const debit = move.amount.units > 0n ? move.amount : zero(AMOUNT_SCALE);
+    const credit = move.amount.units < 0n ? neg(move.amount) : zero(AMOUNT_SCALE);
+    const posted = total?.amount ?? zero(AMOUNT_SCALE);
+    let kind: PreviewLine['kind'];
+    let label: string;
+    let before: Dec;
+    let change: Dec;
+    if (prefix === 'nominal') {
+      const nominal = name.slice('nominal:'.length);
+      kind = 'Nominal';
+      label = nominalName(nominal);
+      before = zero(AMOUNT_SCALE);
+      change = creditNominal(nominal) ? neg(move.amount) : move.amount;
+    } else if (prefix === 'clearing') {
+      kind = 'Clearing';
+      label = parties.get(first)?.name ?? first;
+      before = neg(posted);
+      change = neg(move.amount);
+    } else if (prefix in PARTY_KINDS) {
+      kind = PARTY_KINDS[prefix as keyof typeof PARTY_KINDS];
+      const party = parties.get(first);
+      label = party?.name ?? first;
+      const opening = parseDecimal(String(party?.opening_balance ?? '0'));
+      // What the business owes a funder is its credits; the other parties count debits.
+      before = add(opening, kind === 'Funder' ? neg(posted) : posted);
+      change = kind === 'Funder' ? neg(move.amount) : move.amount;
+    } else {
+      continue; // no other account is written today
+    }
+    lines.push({
+      account: name,
+      kind,
+      name: label,
+      currency: move.currency,
+      debit: format(debit, AMOUNT_SCALE),
+      credit: format(credit, AMOUNT_SCALE),
+      before: format(before, AMOUNT_SCALE),
+      after: format(add(before, change), AMOUNT_SCALE),
+    });
+  }
+  return { dryRun: true, lines, stock };
+}
+
+const runs = new WeakMap<FastifyRequest, DryRun>();
+
+/**
+ * Makes every POST and PUT under /api/transactions/ registered inside `register` answer dry
+ * runs, and refuses the header on any other write (it would otherwise be written for real).
+ */
+export async function aroundDryRuns(
+  app: FastifyInstance,
+  deps: CommandDeps,
+  register: () => Promise<void>,
+): Promise<void> {
+  const refuse = async (request: FastifyRequest) => {
+    if (!isDryRun(request)) return;
+    const msg = 'A dry run is offered only for a POST or PUT under /api/transactions/';
+    throw new HttpError(400, `${msg}.`, [{ msg, path: 'X-Bahi-Dry-Run' }]);
+  };
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const run = runs.get(request);
+    if (!run) return payload;
+    runs.delete(request);
+    if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    const preview = await buildPreview(deps, run.events);
+    reply.code(200).type('application/json; charset=utf-8');
+    return JSON.stringify(preview);
+  };
+
+  let registering = true;
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!registering) return;
+    const methods = ([] as string[]).concat(route.method);
+    if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    if (!methods.every((m) => dryRunnable(m, route.url))) {
+      route.preHandler = [refuse, ...([] as unknown[]).concat(route.preHandler ?? [])] as never;
+      return;
+    }
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      if (!isDryRun(request)) return handler.call(this, request, reply);
+      const run: DryRun = { events: [] };
+      runs.set(request, run);
+      return dryRuns.run(run, () => handler.call(this, request, reply));
+    } as typeof handler;
+    route.onSend = [...([] as unknown[]).concat(route.onSend ?? []), onSend] as never;
+  });
+  try {
+    await register();
+  } finally {
+    registering = false;
+  }
+}
