@@ -123,14 +123,14 @@ describe('the transactions remote in Chromium', () => {
     await dialog().getByLabel('Paid Amount').fill('1000');
     await pick(dialog(), 'Collector (who paid)', 'Mohan');
     const before = await head();
-    await dialog().getByRole('button', { name: 'Save' }).click();
+    await dialog().getByRole('button', { name: 'Save', exact: true }).click();
     // The server checks custom fields: its refusal lands on the field; nothing is written.
     const truck = dialog().getByLabel('Truck No');
     await expect.poll(() => truck.getAttribute('aria-invalid')).toBe('true');
     await dialog().getByText('Truck No is required').waitFor();
     expect(await head()).toBe(before);
     await truck.fill('MH-01');
-    await dialog().getByRole('button', { name: 'Save' }).click();
+    await dialog().getByRole('button', { name: 'Save', exact: true }).click();
     await dialog().waitFor({ state: 'hidden' });
     await row('Dev').first().waitFor();
     expect(await row('Dev').first().textContent()).toContain('5,000.00');
@@ -190,10 +190,18 @@ describe('the transactions remote in Chromium', () => {
     await godownRow.getByRole('button', { name: 'Edit purchase' }).click();
     expect(await dialog().getByRole('radio', { name: 'Direct' }).isDisabled()).toBe(true);
     await dialog().getByLabel('Rate').fill('110');
-    await dialog().getByRole('button', { name: 'Save' }).click();
+    await dialog().getByRole('button', { name: 'Save', exact: true }).click();
     await dialog().waitFor({ state: 'hidden' });
     await expect.poll(() => godownRow.textContent()).toContain('5,500.00');
     expect(await balance('funders', 'Dev')).toBe('5300.00');
+    // Duplicate as new: a New Purchase that starts from the row's values.
+    await godownRow.getByRole('button', { name: 'Duplicate purchase as new' }).click();
+    await dialog().getByText('New Purchase').waitFor();
+    expect(await dialog().getByLabel('Rate').inputValue()).toBe('110.0000');
+    expect(await dialog().getByRole('combobox', { name: 'Funder' }).inputValue()).toBe('Dev');
+    expect(await dialog().getByRole('radio', { name: 'Godown' }).isChecked()).toBe(true);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'hidden' });
   });
 
   it('sells with a clearing charge and a profit preview; refuses a sale above stock in the dialog', async () => {
@@ -206,16 +214,29 @@ describe('the transactions remote in Chromium', () => {
     await dialog().getByLabel('Quantity').fill('100');
     await dialog().getByText('Average purchase rate: 110.0000 INR').waitFor();
     await dialog().getByText('Estimated profit: 4,000.00 INR').waitFor();
+    // The preview is the server's dry run: the refusal shows before Save is pressed.
+    const previewPanel = dialog().getByRole('region', { name: 'Preview' });
+    await expect.poll(() => previewPanel.textContent(), { timeout: 10_000 }).toMatch(/stock/i);
     const before = await head();
-    await dialog().getByRole('button', { name: 'Save' }).click();
+    await dialog().getByRole('button', { name: 'Save', exact: true }).click();
     const alert = dialog().getByRole('alert').first();
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/stock/i);
     expect(await head()).toBe(before);
     await dialog().getByLabel('Quantity').fill('20');
     await dialog().getByText('Estimated profit: 800.00 INR').waitFor();
+    // What the save will post, and each balance before and after: nothing written yet.
+    await expect.poll(() => previewPanel.textContent(), { timeout: 10_000 }).toContain('0.00 → 3,000.00 INR');
+    expect(await previewPanel.textContent()).toContain('Stock Bhiwandi / Cumin: 50.0000 → 30.0000');
+    expect(await head()).toBe(before);
     await dialog().getByLabel('Clearing Charge').fill('100');
-    await dialog().getByRole('button', { name: 'Save' }).click();
+    // Save and New: saved, and the dialog stays with the date and godown for the next entry.
+    await dialog().getByRole('button', { name: 'Save and New' }).click();
+    await page.getByText('Sale created successfully!').waitFor();
+    await expect.poll(() => dialog().getByLabel('Quantity').inputValue()).toBe('');
+    expect(await dialog().getByRole('combobox', { name: 'From Godown' }).inputValue()).toBe('Bhiwandi');
+    expect(await dialog().getByRole('combobox', { name: 'Agent' }).inputValue()).toBe('');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'hidden' });
     await expect.poll(() => row('Arif').first().textContent()).toContain('3,000.00');
     expect(await balance('agents', 'Arif')).toBe('3000.00');

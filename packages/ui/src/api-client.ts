@@ -70,13 +70,14 @@ export function queryString(query: Query | undefined): string {
 export async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Query; signal?: AbortSignal } = {},
+  options: { body?: unknown; query?: Query; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const token = getToken();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   if (lastPosition !== undefined) headers[POSITION_HEADER] = lastPosition.toString();
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, options.headers);
   // Every write carries a key of its own: if the answer is lost (the connection dropped after the
   // server wrote), the one retry below is recognised and answered with the first answer, so a
   // save is never recorded twice (issue #16).

@@ -40,6 +40,15 @@ export function FormDialogImpl(props: FormDialogProps) {
               <Button appearance="secondary" onClick={props.onClose} disabled={props.busy}>
                 Cancel
               </Button>
+              {props.onSubmitAndNew ? (
+                <Button
+                  appearance="secondary"
+                  disabled={props.busy || props.submitDisabled}
+                  onClick={() => props.onSubmitAndNew?.()}
+                >
+                  Save and New
+                </Button>
+              ) : null}
               <Button appearance="primary" type="submit" disabled={props.busy || props.submitDisabled}>
                 {props.busy ? <Spinner size="tiny" /> : (props.submitLabel ?? 'Save')}
               </Button>

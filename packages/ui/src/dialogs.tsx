@@ -9,6 +9,8 @@ export interface FormDialogProps {
   error?: string | null;
   /** The save button stays disabled (spec section 5: e.g. a salary of 0). */
   submitDisabled?: boolean;
+  /** A second way to save ('Save and New'): saves and keeps the dialog for the next entry. */
+  onSubmitAndNew?(): void;
   onClose(): void;
   onSubmit(): void;
   children: ReactNode;

@@ -11,7 +11,7 @@ import {
 } from '@bahi/ui';
 import { CityTabsFromQuery, type Page as ListPage } from '@bahi/ui/screen';
 import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
-import { AddRegular, ArrowUndoRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import { AddRegular, ArrowUndoRegular, CopyRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useState } from 'react';
 import { remove, useTransactionWrite } from './transaction-api.ts';
@@ -46,8 +46,8 @@ export function RecordListPage<T extends RecordRow>(props: {
   useRows(list: RecordListState, cityId: string): UseQueryResult<ListPage<T>>;
   columns: Column<T>[];
   expanded(row: T): ReactNode;
-  /** The create/edit dialog: null for a new record in the city. */
-  form(record: T | null, cityId: string, close: () => void): ReactNode;
+  /** The create/edit dialog: null for a new record in the city; `template` to duplicate as new. */
+  form(record: T | null, cityId: string, close: () => void, template?: T): ReactNode;
   returnDialog(record: T, close: () => void): ReactNode;
 }) {
   const styles = useStyles();
@@ -56,7 +56,7 @@ export function RecordListPage<T extends RecordRow>(props: {
   const cityId = list.tab ?? '';
   const query = props.useRows(list, cityId);
   const del = useTransactionWrite(remove(props.path));
-  const [editing, setEditing] = useState<T | 'new' | null>(null);
+  const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | null>(null);
   const [returning, setReturning] = useState<T | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -80,7 +80,7 @@ export function RecordListPage<T extends RecordRow>(props: {
     {
       key: 'actions',
       header: 'Actions',
-      width: '130px',
+      width: '160px',
       render: (r) => (
         <RoleGate roles={MANAGERS}>
           <span className={styles.actions}>
@@ -91,6 +91,14 @@ export function RecordListPage<T extends RecordRow>(props: {
                 icon={<ArrowUndoRegular />}
                 disabled={!/[1-9]/.test(r.remaining)}
                 onClick={() => setReturning(r)}
+              />
+            </Tooltip>
+            <Tooltip content={`Duplicate ${noun} as new`} relationship="label">
+              <Button
+                appearance="subtle"
+                size="small"
+                icon={<CopyRegular />}
+                onClick={() => setEditing({ duplicate: r })}
               />
             </Tooltip>
             <Tooltip content={`Edit ${noun}`} relationship="label">
@@ -146,7 +154,13 @@ export function RecordListPage<T extends RecordRow>(props: {
         }}
       />
       <Suspense fallback={null}>
-        {editing ? props.form(editing === 'new' ? null : editing, cityId, () => setEditing(null)) : null}
+        {editing === null
+          ? null
+          : editing === 'new'
+            ? props.form(null, cityId, () => setEditing(null))
+            : 'duplicate' in editing
+              ? props.form(null, cityId, () => setEditing(null), editing.duplicate)
+              : props.form(editing, cityId, () => setEditing(null))}
         {returning ? props.returnDialog(returning, () => setReturning(null)) : null}
       </Suspense>
       <ConfirmDialog

@@ -4,4 +4,5 @@
 export { FormProvider, useController, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 export * from './entity-picker.tsx';
 export * from './fields.tsx';
+export * from './preview.tsx';
 export * from './schema-form.ts';

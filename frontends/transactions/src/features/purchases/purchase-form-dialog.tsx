@@ -5,8 +5,10 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
+  PreviewPanel,
   RadioField,
   SelectField,
+  usePreview,
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
@@ -22,26 +24,33 @@ import type { Purchase } from './api.ts';
  * edit); funder, collector and agent of the chosen city, cleared when the city changes; the paid
  * amount through a collector; commission for Direct; the custom fields that apply to purchases.
  */
-export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: string; onClose(): void }) {
+export function PurchaseFormDialog(props: {
+  purchase: Purchase | null;
+  /** 'Duplicate as new': a new purchase that starts from this one's values. */
+  template?: Purchase | null;
+  cityId: string;
+  onClose(): void;
+}) {
   const { purchase: p } = props;
+  const t = p ?? props.template ?? null;
   const notify = useSnackbar();
   const cities = useCities();
   const products = useProducts();
   const write = useTransactionWrite(save('/transactions/purchases', p?.id ?? null));
   const form = useSchemaForm(purchaseInput, {
-    type: p?.type ?? 'Godown',
-    purchase_date: p?.purchase_date ?? today(),
-    city_id: p?.city_id ?? props.cityId,
-    funder_id: p?.funder_id ?? '',
-    product_id: p?.product_id ?? '',
-    godown_id: p?.godown_id ?? '',
-    collector_id: p?.collector_id ?? '',
-    agent_id: p?.agent_id ?? '',
-    rate: p?.rate ?? '',
-    quantity: p?.quantity ?? '',
-    paid_amount: p?.paid_amount ?? '0',
-    commission: p?.commission ?? '0',
-    custom_fields: customFieldDefaults(p?.customFieldValues),
+    type: t?.type ?? 'Godown',
+    purchase_date: p?.purchase_date ?? today(), // a duplicate is a new entry of today
+    city_id: t?.city_id ?? props.cityId,
+    funder_id: t?.funder_id ?? '',
+    product_id: t?.product_id ?? '',
+    godown_id: t?.godown_id ?? '',
+    collector_id: t?.collector_id ?? '',
+    agent_id: t?.agent_id ?? '',
+    rate: t?.rate ?? '',
+    quantity: t?.quantity ?? '',
+    paid_amount: t?.paid_amount ?? '0',
+    commission: t?.commission ?? '0',
+    custom_fields: customFieldDefaults(t?.customFieldValues),
   });
   const [type, cityId, rate, quantity] = useWatch({
     control: form.control,
@@ -59,10 +68,38 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
     isPositiveDecimal(String(rate ?? '')) && isPositiveDecimal(String(quantity ?? ''))
       ? multiplyDecimal(String(rate), String(quantity), 2)
       : null;
+  // What the save would post, from the server's own decider, before Save is pressed.
+  const preview = usePreview(
+    p ? 'PUT' : 'POST',
+    p ? `/transactions/purchases/${p.id}` : '/transactions/purchases',
+    purchaseInput,
+    useWatch({ control: form.control }),
+    (v) => ({ ...v, purchase_date: isoDay(v.purchase_date) }),
+  );
   const submit = form.submit(async (v) => {
     await write.mutateAsync({ ...v, purchase_date: isoDay(v.purchase_date) });
     notify(p ? 'Purchase updated successfully!' : 'Purchase created successfully!');
     props.onClose();
+  });
+  // Save and New keeps the type, date, city and godown for the next entry (issue #14).
+  const submitAndNew = form.submit(async (v) => {
+    await write.mutateAsync({ ...v, purchase_date: isoDay(v.purchase_date) });
+    notify('Purchase created successfully!');
+    form.reset({
+      ...form.formState.defaultValues,
+      type: v.type,
+      purchase_date: form.getValues('purchase_date'),
+      city_id: v.city_id,
+      godown_id: v.godown_id ?? '',
+      funder_id: '',
+      agent_id: '',
+      collector_id: '',
+      rate: '',
+      quantity: '',
+      paid_amount: '0',
+      commission: '0',
+      custom_fields: {},
+    });
   });
   const direct = type === 'Direct';
   return (
@@ -74,6 +111,7 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
         error={form.alert}
         onClose={props.onClose}
         onSubmit={() => void submit()}
+        onSubmitAndNew={p ? undefined : () => void submitAndNew()}
       >
         <RadioField
           name="type"
@@ -98,7 +136,7 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
           label="Funder"
           required
           cityId={cityId}
-          initialLabel={p?.funder?.name ?? undefined}
+          initialLabel={t?.funder?.name ?? undefined}
         />
         <SelectField
           name="product_id"
@@ -116,7 +154,7 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
             label="Agent"
             required
             cityId={cityId}
-            initialLabel={p?.agent?.name ?? undefined}
+            initialLabel={t?.agent?.name ?? undefined}
           />
         ) : (
           <EntityField
@@ -124,7 +162,7 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
             name="godown_id"
             label="Destination Godown"
             required
-            initialLabel={p?.godown?.name ?? undefined}
+            initialLabel={t?.godown?.name ?? undefined}
           />
         )}
         <DecimalField name="rate" label="Rate" required scale={4} suffix={currency} />
@@ -137,10 +175,11 @@ export function PurchaseFormDialog(props: { purchase: Purchase | null; cityId: s
           name="collector_id"
           label="Collector (who paid)"
           cityId={cityId}
-          initialLabel={p?.collector?.name ?? undefined}
+          initialLabel={t?.collector?.name ?? undefined}
         />
         {direct ? <DecimalField name="commission" label="Commission" scale={2} suffix={currency} /> : null}
         <CustomFieldInputs entity="Purchase" />
+        <PreviewPanel preview={preview} />
       </FormDialog>
     </FormProvider>
   );

@@ -49,8 +49,8 @@ export function PurchasesPage() {
           <CustomFieldValues values={r.customFieldValues} />
         </div>
       )}
-      form={(purchase, cityId, close) => (
-        <PurchaseFormDialog purchase={purchase} cityId={cityId} onClose={close} />
+      form={(purchase, cityId, close, template) => (
+        <PurchaseFormDialog purchase={purchase} template={template} cityId={cityId} onClose={close} />
       )}
       returnDialog={(record, close) => <ReturnDialog kind="Purchase" record={record} onClose={close} />}
     />

@@ -5,7 +5,9 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
+  PreviewPanel,
   SelectField,
+  usePreview,
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
@@ -34,8 +36,15 @@ const useStyles = makeStyles({
  * godown, rate, quantity, clearing charge and the custom fields of sales; the average purchase
  * rate of the product in the godown and the profit preview.
  */
-export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClose(): void }) {
+export function SaleFormDialog(props: {
+  sale: Sale | null;
+  /** 'Duplicate as new': a new sale that starts from this one's values. */
+  template?: Sale | null;
+  cityId: string;
+  onClose(): void;
+}) {
   const { sale: s } = props;
+  const t = s ?? props.template ?? null;
   const styles = useStyles();
   const notify = useSnackbar();
   const cities = useCities();
@@ -43,13 +52,13 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
   const write = useTransactionWrite(save('/transactions/sales', s?.id ?? null));
   const form = useSchemaForm(saleInput, {
     sale_date: s?.sale_date ?? today(),
-    agent_id: s?.agent_id ?? '',
-    product_id: s?.product_id ?? '',
-    godown_id: s?.godown_id ?? '',
-    rate: s?.rate ?? '',
-    quantity: s?.quantity ?? '',
-    clearing_charge: s?.clearing_charge ?? '0',
-    custom_fields: customFieldDefaults(s?.customFieldValues),
+    agent_id: t?.agent_id ?? '',
+    product_id: t?.product_id ?? '',
+    godown_id: t?.godown_id ?? '',
+    rate: t?.rate ?? '',
+    quantity: t?.quantity ?? '',
+    clearing_charge: t?.clearing_charge ?? '0',
+    custom_fields: customFieldDefaults(t?.customFieldValues),
   });
   const [productId, godownId, rate, quantity] = useWatch({
     control: form.control,
@@ -60,10 +69,34 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
   const profit = average.data
     ? profitPreview(String(rate ?? ''), String(quantity ?? ''), average.data.average_rate, city?.rate ?? '')
     : null;
+  // What the save would post, from the server's own decider, before Save is pressed.
+  const preview = usePreview(
+    s ? 'PUT' : 'POST',
+    s ? `/transactions/sales/${s.id}` : '/transactions/sales',
+    saleInput,
+    useWatch({ control: form.control }),
+    (v) => ({ ...v, sale_date: isoDay(v.sale_date) }),
+  );
   const submit = form.submit(async (v) => {
     await write.mutateAsync({ ...v, sale_date: isoDay(v.sale_date) });
     notify(s ? 'Sale updated successfully!' : 'Sale created successfully!');
     props.onClose();
+  });
+  // Save and New keeps the date and the godown for the next entry (issue #14).
+  const submitAndNew = form.submit(async (v) => {
+    await write.mutateAsync({ ...v, sale_date: isoDay(v.sale_date) });
+    notify('Sale created successfully!');
+    form.reset({
+      ...form.formState.defaultValues,
+      sale_date: form.getValues('sale_date'),
+      godown_id: v.godown_id,
+      product_id: v.product_id,
+      agent_id: '',
+      rate: '',
+      quantity: '',
+      clearing_charge: '0',
+      custom_fields: {},
+    });
   });
   return (
     <FormProvider {...form}>
@@ -74,6 +107,7 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
         error={form.alert}
         onClose={props.onClose}
         onSubmit={() => void submit()}
+        onSubmitAndNew={s ? undefined : () => void submitAndNew()}
       >
         <DateField name="sale_date" label="Sale Date" required />
         <EntityField
@@ -82,7 +116,7 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
           label="Agent"
           required
           cityId={props.cityId}
-          initialLabel={s?.agent.name ?? undefined}
+          initialLabel={t?.agent.name ?? undefined}
         />
         <SelectField
           name="product_id"
@@ -97,7 +131,7 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
           name="godown_id"
           label="From Godown"
           required
-          initialLabel={s?.godown.name ?? undefined}
+          initialLabel={t?.godown.name ?? undefined}
         />
         <DecimalField name="rate" label="Sale Rate" required scale={4} suffix={city?.currency_name ?? ''} />
         <DecimalField name="quantity" label="Quantity" required scale={4} />
@@ -120,6 +154,7 @@ export function SaleFormDialog(props: { sale: Sale | null; cityId: string; onClo
           </div>
         ) : null}
         <CustomFieldInputs entity="Sale" />
+        <PreviewPanel preview={preview} />
       </FormDialog>
     </FormProvider>
   );

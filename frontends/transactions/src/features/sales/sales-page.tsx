@@ -38,7 +38,9 @@ export function SalesPage() {
           <CustomFieldValues values={r.customFieldValues} />
         </div>
       )}
-      form={(sale, cityId, close) => <SaleFormDialog sale={sale} cityId={cityId} onClose={close} />}
+      form={(sale, cityId, close, template) => (
+        <SaleFormDialog sale={sale} template={template} cityId={cityId} onClose={close} />
+      )}
       returnDialog={(record, close) => <ReturnDialog kind="Sale" record={record} onClose={close} />}
     />
   );
