@@ -82,6 +82,8 @@ export interface ApiCall {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  /** A preview's dry run (X-Bahi-Dry-Run): kept apart in `previews`, never in `calls`. */
+  dryRun: boolean;
 }
 export type ApiReply = { status?: number; body?: unknown } | undefined;
 
@@ -91,15 +93,18 @@ export type ApiReply = { status?: number; body?: unknown } | undefined;
  */
 export function mockApi(handler: (call: ApiCall) => ApiReply | Promise<ApiReply>) {
   const calls: ApiCall[] = [];
+  const previews: ApiCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://bahi.test');
+    const headers = (init?.headers ?? {}) as Record<string, string>;
     const call: ApiCall = {
       method: init?.method ?? 'GET',
       path: url.pathname.replace(/^\/api/, ''),
       query: url.searchParams,
       body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      dryRun: headers['X-Bahi-Dry-Run'] === 'true',
     };
-    calls.push(call);
+    (call.dryRun ? previews : calls).push(call);
     const reply = (await handler(call)) ?? {
       status: 404,
       body: { message: `No mock for ${call.method} ${call.path}` },
@@ -110,5 +115,5 @@ export function mockApi(handler: (call: ApiCall) => ApiReply | Promise<ApiReply>
     });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetch: fetchMock };
+  return { calls, previews, fetch: fetchMock };
 }

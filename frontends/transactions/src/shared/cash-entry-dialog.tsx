@@ -4,8 +4,10 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
+  PreviewPanel,
   RadioField,
   TextField,
+  usePreview,
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
@@ -42,6 +44,17 @@ export function CashEntryDialog<Row>(props: {
     remarks: '',
   });
   const side = useWatch({ control: form.control, name: f.type }) as 'Collector' | 'Godown';
+  // What the save would post, from the server's own decider, before Save is pressed.
+  const preview = usePreview(
+    'POST',
+    `/transactions/${kind.path}`,
+    props.schema,
+    useWatch({ control: form.control }),
+    (v) => {
+      const values = v as Record<string, string>;
+      return { ...values, [f.date]: isoDay(values[f.date] ?? '') };
+    },
+  );
   const submit = form.submit(
     async (v) => {
       const values = v as Record<string, string>;
@@ -100,6 +113,7 @@ export function CashEntryDialog<Row>(props: {
           suffix={side === 'Godown' ? 'INR' : city.currency_name}
         />
         <TextField name="remarks" label="Remarks" multiline />
+        <PreviewPanel preview={preview} />
       </FormDialog>
     </FormProvider>
   );

@@ -1,6 +1,15 @@
 import { purchaseReturnInput, saleReturnInput } from '@bahi/contracts';
 import { FormDialog, formatQuantity, useSnackbar } from '@bahi/ui';
-import { DateField, DecimalField, FormProvider, TextField, useSchemaForm, useWatch } from '@bahi/ui/form';
+import {
+  DateField,
+  DecimalField,
+  FormProvider,
+  PreviewPanel,
+  TextField,
+  usePreview,
+  useSchemaForm,
+  useWatch,
+} from '@bahi/ui/form';
 import { compareDecimal, isoDay, isPositiveDecimal, today } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
 import { useEffect } from 'react';
@@ -34,6 +43,13 @@ export function ReturnDialog(props: {
     if (quantity && compareDecimal(quantity, record.remaining) > 0)
       form.setValue('quantity', record.remaining);
   }, [quantity, record.remaining, form]);
+  const preview = usePreview(
+    'POST',
+    isPurchase ? '/transactions/purchase-returns' : '/transactions/sale-returns',
+    isPurchase ? purchaseReturnInput : saleReturnInput,
+    useWatch({ control: form.control }),
+    (v) => ({ ...v, return_date: isoDay(v.return_date) }),
+  );
   const submit = form.submit(async (v) => {
     await write.mutateAsync({ ...v, return_date: isoDay(v.return_date) });
     notify(`${kind} return recorded successfully!`);
@@ -64,6 +80,7 @@ export function ReturnDialog(props: {
         <DateField name="return_date" label="Return Date" required />
         <TextField name="remarks" label="Remarks" multiline />
         <CustomFieldInputs entity={isPurchase ? 'PurchaseReturn' : 'SaleReturn'} />
+        <PreviewPanel preview={preview} />
       </FormDialog>
     </FormProvider>
   );

@@ -5,8 +5,10 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
+  PreviewPanel,
   RadioField,
   TextField,
+  usePreview,
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
@@ -69,6 +71,14 @@ export function TransferDialog(props: { onClose(): void; now?: Date }) {
     String(rate ?? ''),
     operation === '/' ? '/' : '*',
   );
+  // What the save would post, from the server's own decider, before Save is pressed.
+  const preview = usePreview(
+    'POST',
+    '/transactions/transfers',
+    transferInput,
+    useWatch({ control: form.control }),
+    (v) => ({ ...v, transfer_date: isoDay(v.transfer_date) }),
+  );
   const submit = form.submit(async (v) => {
     await post.mutateAsync({ ...v, transfer_date: isoDay(v.transfer_date) });
     notify('Transfer recorded successfully!');
@@ -117,6 +127,7 @@ export function TransferDialog(props: { onClose(): void; now?: Date }) {
           </Text>
         ) : null}
         <TextField name="remarks" label="Remarks" multiline />
+        <PreviewPanel preview={preview} />
       </FormDialog>
     </FormProvider>
   );
