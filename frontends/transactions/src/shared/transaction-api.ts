@@ -1,17 +1,8 @@
 import { api } from '@bahi/ui';
-import { useMutation, useQueryClient } from '@bahi/ui/screen';
+import { useMoneyWrite } from '@bahi/ui/screen';
 
-/** What a purchase, sale or return moves: lists, balances, stock, reports. */
-const TOUCHES = [['transactions'], ['masters'], ['parties'], ['reports'], ['dashboard']];
-
-/** A write to the transactions API that refreshes everything it can move. */
-export function useTransactionWrite<T>(write: (body: T) => Promise<unknown>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: write,
-    onSuccess: () => Promise.all(TOUCHES.map((queryKey) => client.invalidateQueries({ queryKey }))),
-  });
-}
+/** A write to the transactions API that refreshes everything it can move (lists, balances, stock). */
+export const useTransactionWrite = useMoneyWrite;
 
 export const post = (path: string) => (body: unknown) => api.post(path, body);
 export const save = (path: string, id: string | null) => (body: unknown) =>

@@ -15,9 +15,14 @@ export const MONEY_AREAS: QueryKey[] = [
  * success every area whose figures it moves is refreshed, so the lists behind the dialog show it.
  */
 export function useMoneyPost<T>(path: string) {
+  return useMoneyWrite((body: T) => api.post(path, body));
+}
+
+/** Any write that moves money or stock (an edit, a delete, a return), refreshing as useMoneyPost does. */
+export function useMoneyWrite<T>(write: (input: T) => Promise<unknown>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: T) => api.post(path, body),
+    mutationFn: write,
     onSuccess: () => Promise.all(MONEY_AREAS.map((queryKey) => client.invalidateQueries({ queryKey }))),
   });
 }
