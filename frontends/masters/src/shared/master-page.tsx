@@ -1,14 +1,5 @@
-import {
-  type Column,
-  ConfirmDialog,
-  DataTable,
-  ErrorAlert,
-  errorText,
-  Page,
-  useListState,
-  useSnackbar,
-} from '@bahi/ui';
-import { FilterBar, type Page as ListPage, SearchInput } from '@bahi/ui/screen';
+import { type Column, ConfirmDialog, DataTable, ErrorAlert, errorText, Page, useListState } from '@bahi/ui';
+import { FilterBar, type Page as ListPage, SearchInput, useConfirmDelete } from '@bahi/ui/screen';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -53,28 +44,17 @@ export interface MasterPageProps<T extends { id: string; name: string }> {
  * through the query; the live stream refreshes it without touching the filters or a dialog.
  */
 export function MasterPage<T extends { id: string; name: string }>(props: MasterPageProps<T>) {
-  const notify = useSnackbar();
   const list = useListState<Filters>({ pageSize: PAGE_SIZE, filters: ['search', 'city_id', 'asOf'] });
   const query = props.useRows(list);
   const { remove } = useMasterMutations(props.path);
   const [editing, setEditing] = useState<T | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<T | null>(null);
   const [acting, setActing] = useState<T | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify(`${props.kind} deleted successfully!`);
-      setDeleteError(null);
-    } catch (e) {
-      // A master still referred to answers 409 with what refers to it (ACCOUNTING.md 5.6).
-      setDeleteError(errorText(e, `Failed to delete ${props.kind.toLowerCase()}.`));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const del = useConfirmDelete<T>({
+    remove: (id) => remove.mutateAsync(id),
+    done: `${props.kind} deleted successfully!`,
+    // A master still referred to answers 409 with what refers to it (ACCOUNTING.md 5.6).
+    fallback: `Failed to delete ${props.kind.toLowerCase()}.`,
+  });
 
   const columns: Column<T>[] = [
     ...props.columns,
@@ -83,7 +63,7 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
       header: 'Actions',
       width: props.rowAction ? '200px' : '100px',
       render: (item) => (
-        <RowActions name={item.name} onEdit={() => setEditing(item)} onDelete={() => setDeleting(item)}>
+        <RowActions name={item.name} onEdit={() => setEditing(item)} onDelete={() => del.ask(item)}>
           {props.rowAction?.(item, () => setActing(item))}
         </RowActions>
       ),
@@ -108,7 +88,7 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
         {props.filters?.(list)}
       </FilterBar>
       {props.caption?.(list)}
-      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : deleteError} />
+      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : del.error} />
       <DataTable
         label={props.title}
         columns={columns}
@@ -130,12 +110,12 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
         {acting && props.actionDialog ? props.actionDialog(acting, () => setActing(null)) : null}
       </Suspense>
       <ConfirmDialog
-        open={!!deleting}
+        open={!!del.deleting}
         title={`Delete ${props.kind}?`}
-        message={deleting ? props.deleteMessage(deleting) : ''}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        message={del.deleting ? props.deleteMessage(del.deleting) : ''}
+        busy={del.busy}
+        onCancel={del.cancel}
+        onConfirm={() => void del.confirm()}
       />
     </Page>
   );

@@ -7,9 +7,8 @@ import {
   Page,
   RoleGate,
   useListState,
-  useSnackbar,
 } from '@bahi/ui';
-import { CityTabsFromQuery, type Page as ListPage } from '@bahi/ui/screen';
+import { CityTabsFromQuery, type Page as ListPage, useConfirmDelete } from '@bahi/ui/screen';
 import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
 import { AddRegular, ArrowUndoRegular, CopyRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -51,29 +50,19 @@ export function RecordListPage<T extends RecordRow>(props: {
   returnDialog(record: T, close: () => void): ReactNode;
 }) {
   const styles = useStyles();
-  const notify = useSnackbar();
   const list = useListState<never>({ pageSize: 15 });
   const cityId = list.tab ?? '';
   const query = props.useRows(list, cityId);
   const del = useTransactionWrite(remove(props.path));
   const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | null>(null);
   const [returning, setReturning] = useState<T | null>(null);
-  const [deleting, setDeleting] = useState<T | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const noun = props.kind.toLowerCase();
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await del.mutateAsync(deleting.id);
-      notify(`${props.kind} deleted successfully!`);
-      setDeleteError(null);
-    } catch (e) {
-      setDeleteError(errorText(e, `Failed to delete ${noun}.`));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const deletion = useConfirmDelete<T>({
+    remove: (id) => del.mutateAsync(id),
+    done: `${props.kind} deleted successfully!`,
+    fallback: `Failed to delete ${noun}.`,
+  });
 
   const columns: Column<T>[] = [
     ...props.columns,
@@ -109,7 +98,7 @@ export function RecordListPage<T extends RecordRow>(props: {
                 appearance="subtle"
                 size="small"
                 icon={<DeleteRegular />}
-                onClick={() => setDeleting(r)}
+                onClick={() => deletion.ask(r)}
               />
             </Tooltip>
           </span>
@@ -135,7 +124,7 @@ export function RecordListPage<T extends RecordRow>(props: {
       }
     >
       <CityTabsFromQuery value={cityId} onChange={(id) => list.setTab(id)} />
-      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : deleteError} />
+      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : deletion.error} />
       <DataTable
         label={props.title}
         columns={columns}
@@ -164,12 +153,12 @@ export function RecordListPage<T extends RecordRow>(props: {
         {returning ? props.returnDialog(returning, () => setReturning(null)) : null}
       </Suspense>
       <ConfirmDialog
-        open={!!deleting}
+        open={!!deletion.deleting}
         title={`Delete ${props.kind}?`}
         message={`Deleting this ${noun} reverses all its financial and stock entries (and those of its returns). This cannot be undone.`}
-        busy={del.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        busy={deletion.busy}
+        onCancel={deletion.cancel}
+        onConfirm={() => void deletion.confirm()}
       />
     </Page>
   );

@@ -10,6 +10,7 @@ export {
   useQueryClient,
 } from '@tanstack/react-query';
 export * from './amount.tsx';
+export * from './confirm-delete.ts';
 export * from './date-input.tsx';
 export * from './date-text.ts';
 export * from './decimal-text.ts';

@@ -1,14 +1,5 @@
-import {
-  api,
-  type Column,
-  ConfirmDialog,
-  DataTable,
-  ErrorAlert,
-  errorText,
-  Page,
-  useSnackbar,
-} from '@bahi/ui';
-import { ScreenProviders, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
+import { api, type Column, ConfirmDialog, DataTable, ErrorAlert, errorText, Page } from '@bahi/ui';
+import { ScreenProviders, useConfirmDelete, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
 import { Badge, Button, Tooltip } from '@fluentui/react-components';
 import { AddRegular, CheckmarkRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
@@ -25,7 +16,6 @@ export function CustomFieldsPage() {
 }
 
 function CustomFields() {
-  const notify = useSnackbar();
   const client = useQueryClient();
   const query = useQuery(customFieldsQuery());
   const remove = useMutation({
@@ -33,20 +23,11 @@ function CustomFields() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['settings', 'custom-fields'] }),
   });
   const [editing, setEditing] = useState<CustomField | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<CustomField | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify('Custom field deleted successfully!');
-      setDeleteError(null);
-    } catch (e) {
-      setDeleteError(errorText(e, 'Failed to delete custom field.'));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const del = useConfirmDelete<CustomField>({
+    remove: (id) => remove.mutateAsync(id),
+    done: 'Custom field deleted successfully!',
+    fallback: 'Failed to delete custom field.',
+  });
 
   const columns: Column<CustomField>[] = [
     { key: 'name', header: 'Field Name', render: (c) => c.name },
@@ -81,7 +62,7 @@ function CustomFields() {
             <Button appearance="subtle" icon={<EditRegular />} onClick={() => setEditing(c)} />
           </Tooltip>
           <Tooltip content={`Delete ${c.name}`} relationship="label">
-            <Button appearance="subtle" icon={<DeleteRegular />} onClick={() => setDeleting(c)} />
+            <Button appearance="subtle" icon={<DeleteRegular />} onClick={() => del.ask(c)} />
           </Tooltip>
         </>
       ),
@@ -98,7 +79,7 @@ function CustomFields() {
       }
     >
       <ErrorAlert
-        text={query.isError ? errorText(query.error, 'Failed to fetch custom fields.') : deleteError}
+        text={query.isError ? errorText(query.error, 'Failed to fetch custom fields.') : del.error}
       />
       <DataTable
         label="Custom fields"
@@ -112,12 +93,12 @@ function CustomFields() {
         <CustomFieldFormDialog field={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
-        open={!!deleting}
+        open={!!del.deleting}
         title="Delete Custom Field?"
-        message={`Are you sure you want to permanently delete "${deleting?.name ?? ''}"? All data entered for this field on existing transactions will also be deleted.`}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        message={`Are you sure you want to permanently delete "${del.deleting?.name ?? ''}"? All data entered for this field on existing transactions will also be deleted.`}
+        busy={del.busy}
+        onCancel={del.cancel}
+        onConfirm={() => void del.confirm()}
       />
     </Page>
   );

@@ -10,9 +10,8 @@ import {
   type User,
   useListState,
   useSession,
-  useSnackbar,
 } from '@bahi/ui';
-import { ScreenProviders, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
+import { ScreenProviders, useConfirmDelete, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
 import { Badge, Button, Checkbox, Tooltip } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
@@ -38,7 +37,6 @@ export function UsersPage() {
 
 function Users() {
   const { user: me } = useSession();
-  const notify = useSnackbar();
   const client = useQueryClient();
   const list = useListState({ pageSize: 15 });
   const query = useQuery(usersQuery({ page: list.page, limit: list.pageSize }));
@@ -47,21 +45,12 @@ function Users() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['settings', 'users'] }),
   });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify('User deleted successfully!');
-      setDeleteError(null);
-    } catch (e) {
-      setDeleteError(errorText(e, 'Failed to delete user.'));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const del = useConfirmDelete<User>({
+    remove: (id) => remove.mutateAsync(id),
+    done: 'User deleted successfully!',
+    fallback: 'Failed to delete user.',
+  });
 
   const columns: Column<User>[] = [
     { key: 'name', header: 'Name', render: (u) => u.name },
@@ -100,7 +89,7 @@ function Users() {
               appearance="subtle"
               icon={<DeleteRegular />}
               disabled={u.id === me?.id}
-              onClick={() => setDeleting(u)}
+              onClick={() => del.ask(u)}
             />
           </Tooltip>
         </>
@@ -117,7 +106,7 @@ function Users() {
         </Button>
       }
     >
-      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch users.') : deleteError} />
+      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch users.') : del.error} />
       <DataTable
         label="Users"
         columns={columns}
@@ -138,12 +127,12 @@ function Users() {
         <UserFormDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
-        open={!!deleting}
+        open={!!del.deleting}
         title="Delete User?"
-        message={`Are you sure you want to permanently delete user "${deleting?.name ?? ''}"?`}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        message={`Are you sure you want to permanently delete user "${del.deleting?.name ?? ''}"?`}
+        busy={del.busy}
+        onCancel={del.cancel}
+        onConfirm={() => void del.confirm()}
       />
     </Page>
   );
