@@ -39,3 +39,18 @@ export async function openBrowser(): Promise<{
     },
   };
 }
+
+/** Chromium on the app, signed in as its first Admin, on the dashboard (a 15 s wait per step). */
+export async function openSignedIn(app: {
+  bahi: { url: string; config: { BAHI_ADMIN_EMAIL: string; BAHI_ADMIN_PASSWORD: string } };
+}): Promise<Awaited<ReturnType<typeof openBrowser>>> {
+  const browser = await openBrowser();
+  const { page } = browser;
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.bahi.url}/login`);
+  await page.getByLabel('Email').fill(app.bahi.config.BAHI_ADMIN_EMAIL);
+  await page.getByLabel('Password').fill(app.bahi.config.BAHI_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+  return browser;
+}

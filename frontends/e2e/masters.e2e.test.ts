@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount, formatQuantity } from '../../packages/ui/src/format.ts';
 import { addDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openBrowser } from './browser.ts';
+import { openSignedIn } from './browser.ts';
 
 /**
  * The masters remote driven as staff drive it (labels, roles, keyboard), on the demo business,
@@ -26,7 +26,7 @@ const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
 const SCREENS = ['cities', 'products', 'funders', 'agents', 'collectors', 'godowns'] as const;
 
 let app: TestApp;
-let browser: Awaited<ReturnType<typeof openBrowser>>;
+let browser: Awaited<ReturnType<typeof openSignedIn>>;
 let page: Page;
 const ids: Record<string, string> = {};
 
@@ -89,14 +89,8 @@ async function expectBalance(kind: string, name: string, expected: string, curre
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   app = await openTestApp({ env: () => ({ BAHI_FRONTENDS_DIR: FRONTENDS, BAHI_DEMO: '1' }) });
-  browser = await openBrowser();
+  browser = await openSignedIn(app);
   page = browser.page;
-  page.setDefaultTimeout(15_000);
-  await page.goto(url('/login'));
-  await page.getByLabel('Email').fill(app.bahi.config.BAHI_ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(app.bahi.config.BAHI_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await heading('Dashboard').waitFor();
 }, 180_000);
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../packages/ui/src/format.ts';
 import { addDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openBrowser } from './browser.ts';
+import { openSignedIn } from './browser.ts';
 import { scriptsLoaded } from './budget.ts';
 
 /**
@@ -24,7 +24,7 @@ const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
 
 let app: TestApp;
-let browser: Awaited<ReturnType<typeof openBrowser>>;
+let browser: Awaited<ReturnType<typeof openSignedIn>>;
 let page: Page;
 const ids: Record<string, string> = {};
 
@@ -86,14 +86,8 @@ beforeAll(async () => {
   ).id;
   ids.imran = (await api('POST', '/masters/collectors', { name: 'Imran Karachi', city_id: ids.karachi })).id;
   await api('POST', '/masters/godowns', { name: 'Bhiwandi', opening_balance: '10000' });
-  browser = await openBrowser();
+  browser = await openSignedIn(app);
   page = browser.page;
-  page.setDefaultTimeout(15_000);
-  await page.goto(url('/login'));
-  await page.getByLabel('Email').fill(app.bahi.config.BAHI_ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(app.bahi.config.BAHI_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await heading('Dashboard').waitFor();
 }, 180_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openBrowser } from './browser.ts';
+import { openSignedIn } from './browser.ts';
 
 /**
  * Purchases, sales, returns and a bulk sale keyed through the UI of the transactions remote, on a
@@ -24,7 +24,7 @@ const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
 
 let app: TestApp;
-let browser: Awaited<ReturnType<typeof openBrowser>>;
+let browser: Awaited<ReturnType<typeof openSignedIn>>;
 let page: Page;
 const ids: Record<string, string> = {};
 
@@ -87,14 +87,8 @@ beforeAll(async () => {
       entity_types: ['Purchase'],
     })
   ).id;
-  browser = await openBrowser();
+  browser = await openSignedIn(app);
   page = browser.page;
-  page.setDefaultTimeout(15_000);
-  await page.goto(url('/login'));
-  await page.getByLabel('Email').fill(app.bahi.config.BAHI_ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(app.bahi.config.BAHI_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await heading('Dashboard').waitFor();
 }, 120_000);
 
 afterAll(async () => {
