@@ -136,10 +136,12 @@ export async function registerEventStream(
         void subscription.close();
       };
       reply.sse.onClose(stop);
-      // The user is read again on every event and every few seconds: deactivating or deleting
+      // The user is read again on events and every few seconds: deactivating or deleting
       // them, or changing their password, ends a stream opened before.
       let current = user;
+      let checkedAt = Date.now();
       const stillAllowed = async (): Promise<boolean> => {
+        checkedAt = Date.now();
         const fresh = await deps.loadUser(userId);
         if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
           current = fresh;
@@ -160,7 +162,10 @@ export async function registerEventStream(
       void (async () => {
         for await (const event of subscription) {
           if (!reply.sse.isConnected || closed) break;
-          if (!(await stillAllowed())) break;
+          // The user's own stream changing is checked at once; other events at most once a second,
+          // so a burst of writes does not read the user's stream once per event per open stream.
+          const mine = event.streamId === `user-${userId}`;
+          if ((mine || Date.now() - checkedAt >= 1000) && !(await stillAllowed())) break;
           const message = toMessage(event, current);
           if (message) await reply.sse.send(message);
         }
