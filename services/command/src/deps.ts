@@ -1,15 +1,12 @@
+import { parseEvent } from '@bahi/contracts';
+import { masterStreamId } from '@bahi/domain';
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
-import {
-  createTokenService,
-  type LicenseService,
-  type SignedInUser,
-  type TokenService,
-} from '@bahi/server-kit';
+import { type AuthUser, createTokenService, type LicenseService, type TokenService } from '@bahi/server-kit';
 import type { SqlClient } from '@bahi/sql-client';
 import { type Credentials, openCredentials } from './auth/credentials.ts';
 import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
-import { loadUser } from './auth/users.ts';
+import { userDecider } from './auth/users.ts';
 import { type Idempotency, openIdempotency } from './idempotency.ts';
 
 export interface CommandDeps {
@@ -37,13 +34,31 @@ export async function createCommandDeps(
   };
 }
 
-/** The user lookup the authentication hook uses on every request: fresh from the user's stream. */
+/**
+ * The user lookup the authentication hook uses on every request: fresh from the user's stream,
+ * with when the password last changed (a token issued before it no longer works).
+ */
 export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
-  return async (id: string): Promise<(SignedInUser & { is_active: boolean }) | undefined> => {
-    const user = await loadUser(deps.eventStore, id);
-    return (
-      user && { id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.is_active }
-    );
+  return async (id: string): Promise<AuthUser | undefined> => {
+    const recorded = await deps.eventStore.readStream(masterStreamId('User', id));
+    let state = userDecider.initial();
+    let passwordChangedAt: number | undefined;
+    for (const event of recorded) {
+      state = userDecider.evolve(state, parseEvent(event.type, event.data));
+      if (event.type === 'UserPasswordChanged') passwordChangedAt = Date.parse(event.metadata.recordedAt);
+    }
+    if (state.status !== 'active') return undefined;
+    const user = state.data;
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: user.role,
+      is_active: user.is_active,
+      ...(passwordChangedAt !== undefined && Number.isFinite(passwordChangedAt)
+        ? { password_changed_at: passwordChangedAt }
+        : {}),
+    };
   };
 }
 

@@ -52,6 +52,9 @@ const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' }
  * with a NUL or half a surrogate pair is a 400 on it: no report filter has one, and the job that
  * carries the filters is stored as jsonb, which refuses both.
  */
+/** How large a WhatsApp request's report filters may be (JSON, bytes). */
+export const MAX_WHATSAPP_DATA_BYTES = 20_000;
+
 function textParams(query: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -274,6 +277,12 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   app.post('/api/reports/whatsapp', async (request, reply) => {
     const me = signedIn(request);
     const body = whatsappBody.parse(request.body ?? {});
+    // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
+    if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
+      throw new HttpError(
+        413,
+        `A report's filters (data) can be at most ${MAX_WHATSAPP_DATA_BYTES / 1000} kB.`,
+      );
     const recipient = parseRecipient(body.recipientNumber);
     if (!recipient)
       throw new HttpError(

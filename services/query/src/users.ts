@@ -1,7 +1,7 @@
 import type { EventStore } from '@bahi/event-store';
-import type { SignedInUser } from '@bahi/server-kit';
+import type { AuthUser } from '@bahi/server-kit';
 
-type User = SignedInUser & { is_active: boolean };
+type User = AuthUser;
 
 /**
  * Who a token belongs to, from the user's own stream. Until the read side has a users read
@@ -22,15 +22,20 @@ export function loadUserFromLog(
   const cache = new Map<string, { at: number; user: Promise<User | undefined> }>();
   const fold = async (id: string): Promise<User | undefined> => {
     let user: User | undefined;
+    let passwordChangedAt: number | undefined;
     for (const event of await eventStore.readStream(`user-${id}`)) {
       if (event.type === 'UserCreated' || event.type === 'UserUpdated') {
         const d = event.data as User;
         user = { id: d.id, name: d.name, email: d.email, role: d.role, is_active: d.is_active };
       } else if (event.type === 'UserDeleted') {
         user = undefined;
+      } else if (event.type === 'UserPasswordChanged') {
+        passwordChangedAt = Date.parse(event.metadata.recordedAt);
       }
     }
-    return user;
+    return user && passwordChangedAt !== undefined && Number.isFinite(passwordChangedAt)
+      ? { ...user, password_changed_at: passwordChangedAt }
+      : user;
   };
   return (id: string): Promise<User | undefined> => {
     if (cacheMs <= 0) return fold(id);

@@ -38,6 +38,8 @@ export interface Standalone extends Running {
   url: string;
   /** The event store it runs on (tests plant events in it; operators use the CLI). */
   eventStore: EventStore;
+  /** Every method and path it answers (tests walk them all). */
+  routes: readonly { method: string; url: string }[];
   config: StandaloneEnv;
   license: {
     isValid: boolean;
@@ -115,6 +117,10 @@ export async function startStandalone(
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
     stops.push(() => app.close());
+    const routes: { method: string; url: string }[] = [];
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
     pageFallback = frontends.pageFallback;
@@ -173,6 +179,7 @@ export async function startStandalone(
     return {
       url,
       eventStore: storage.eventStore,
+      routes,
       config,
       demo,
       license: {

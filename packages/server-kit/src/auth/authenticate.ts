@@ -11,6 +11,18 @@ export interface SignedInUser {
   role: Role;
 }
 
+/** A user as the authentication hook reads them: active or not, and when their password last changed (ms). */
+export type AuthUser = SignedInUser & { is_active: boolean; password_changed_at?: number };
+
+/** Why a token no longer opens anything, or undefined when it does. */
+export function sessionRefusal(user: AuthUser | undefined, issuedAtMs: number): string | undefined {
+  if (!user) return 'Your account no longer exists. Please contact an administrator.';
+  if (!user.is_active) return 'Your account is inactive. Please contact an administrator.';
+  if (user.password_changed_at !== undefined && issuedAtMs < user.password_changed_at)
+    return 'Your password has changed. Please sign in again.';
+  return undefined;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
@@ -20,13 +32,13 @@ declare module 'fastify' {
 /**
  * Every /api route but the public ones needs a valid token of a user who exists, is not
  * deleted and is active, read fresh on each request: deactivating or deleting a user
- * ends their sessions at once.
+ * ends their sessions at once, and a password change ends every token issued before it.
  */
 export function registerAuthentication(
   app: FastifyInstance,
   options: {
     tokens: TokenService;
-    loadUser(id: string): Promise<(SignedInUser & { is_active: boolean }) | undefined>;
+    loadUser(id: string): Promise<AuthUser | undefined>;
     publicPaths: ReadonlySet<string>;
   },
 ): void {
@@ -45,9 +57,8 @@ export function registerAuthentication(
       throw error;
     }
     const user = await options.loadUser(claims.userId);
-    if (!user) throw new HttpError(401, 'Your account no longer exists. Please contact an administrator.');
-    if (!user.is_active)
-      throw new HttpError(401, 'Your account is inactive. Please contact an administrator.');
+    const refusal = sessionRefusal(user, claims.issuedAtMs);
+    if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
     request.user = { id: user.id, name: user.name, email: user.email, role: user.role };
   });
 }

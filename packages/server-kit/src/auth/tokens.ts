@@ -6,6 +6,11 @@ export interface TokenClaims {
   role: Role;
 }
 
+/** What verify answers: the claims, and when the token was issued (ms) to compare with a password change. */
+export interface VerifiedToken extends TokenClaims {
+  issuedAtMs: number;
+}
+
 const ISSUER = 'bahi';
 const AUDIENCE = 'bahi-api';
 const ALGORITHM = 'HS256';
@@ -32,12 +37,14 @@ export function createTokenService(options: {
   const remember = options.remember ?? 10_000;
   // A token's signature, issuer and audience never change: once verified, only its expiry
   // needs checking again (an HMAC check through WebCrypto is ~50 us of every request's CPU).
-  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  const verified = new Map<string, { claims: VerifiedToken; expiresAt: number }>();
   return {
     ttlSeconds: ttl,
     async sign(claims: TokenClaims): Promise<string> {
-      const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ role: claims.role })
+      const issuedAtMs = now().getTime();
+      const issuedAt = Math.floor(issuedAtMs / 1000);
+      // iat is in seconds; iat_ms lets a password change end a token issued earlier the same second.
+      return new SignJWT({ role: claims.role, iat_ms: issuedAtMs })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(claims.userId)
         .setIssuer(ISSUER)
@@ -46,7 +53,7 @@ export function createTokenService(options: {
         .setExpirationTime(issuedAt + ttl)
         .sign(key);
     },
-    async verify(token: string): Promise<TokenClaims> {
+    async verify(token: string): Promise<VerifiedToken> {
       const at = now();
       const known = verified.get(token);
       if (known) {
@@ -61,7 +68,11 @@ export function createTokenService(options: {
           requiredClaims: ['exp', 'sub'],
           currentDate: at,
         });
-        const claims = { userId: payload.sub!, role: payload.role as Role };
+        const issuedAtMs =
+          typeof payload.iat_ms === 'number' && Number.isFinite(payload.iat_ms)
+            ? payload.iat_ms
+            : (payload.iat ?? 0) * 1000;
+        const claims = { userId: payload.sub!, role: payload.role as Role, issuedAtMs };
         if (remember > 0) {
           if (verified.size >= remember) verified.clear();
           // jose refuses a token from the second of its exp on; so does a remembered one.

@@ -9,10 +9,10 @@ describe('token service', () => {
     let clock = new Date('2026-11-21T10:00:00.000Z');
     const tokens = createTokenService({ secret, ttlSeconds: 60, now: () => clock });
     const token = await tokens.sign({ userId: 'u1', role: 'Admin' });
-    expect(await tokens.verify(token)).toEqual({ userId: 'u1', role: 'Admin' });
+    expect(await tokens.verify(token)).toMatchObject({ userId: 'u1', role: 'Admin' });
     // Remembered: the same answer, and still valid in the token's last second.
     clock = new Date('2026-11-21T10:00:59.999Z');
-    expect(await tokens.verify(token)).toEqual({ userId: 'u1', role: 'Admin' });
+    expect(await tokens.verify(token)).toMatchObject({ userId: 'u1', role: 'Admin' });
     // At its exp second the remembered answer is gone and jose says why.
     clock = new Date('2026-11-21T10:01:00.000Z');
     await expect(tokens.verify(token)).rejects.toThrow('Your session has expired. Please sign in again.');
@@ -33,7 +33,7 @@ describe('token service', () => {
       .sign(new TextEncoder().encode('another-secret-of-thirty-two-characters!'));
     for (let i = 0; i < 2; i++) await expect(tokens.verify(forged)).rejects.toThrow('You are not signed in.');
     const good = await tokens.sign({ userId: 'u1', role: 'Admin' });
-    expect(await tokens.verify(good)).toEqual({ userId: 'u1', role: 'Admin' });
+    expect(await tokens.verify(good)).toMatchObject({ userId: 'u1', role: 'Admin' });
     // Same claims, different signature: not the remembered good token.
     const [header, payload] = good.split('.');
     await expect(tokens.verify(`${header}.${payload}.${forged.split('.')[2]}`)).rejects.toThrow(

@@ -20,26 +20,51 @@ const loginInput = z.object({
 const WRONG = 'The email or password is not correct.';
 
 export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  // Any signed-in user may ask: it changes nothing but re-reads the installed license.
-  app.post('/api/auth/retry-license-check', async (request) => {
-    signedIn(request);
+  // Any signed-in user may ask: it re-reads the installed license. It is a read that may write,
+  // so (issue #16) it appends LicenseChecked only when the outcome differs from the last one
+  // recorded, and one user may ask at most RETRY_LIMIT times a minute (429 after).
+  const RETRY_LIMIT = 10;
+  const RETRY_WINDOW_MS = 60_000;
+  const retries = new Map<string, number[]>();
+  let recorded: { version: bigint; outcome: string | undefined } = { version: -1n, outcome: undefined };
+  // Fields in a fixed order: jsonb does not keep the order they were written in.
+  const outcomeOf = (d: Record<string, unknown>) =>
+    JSON.stringify([d.is_valid, d.reason ?? null, d.status ?? null, d.expires_at ?? null]);
+  const lastRecorded = async () => {
+    const newer = await deps.eventStore.readStream('system-license', { fromVersion: recorded.version + 1n });
+    const last = newer.at(-1);
+    if (last)
+      recorded = { version: last.streamVersion, outcome: outcomeOf(last.data as Record<string, unknown>) };
+    return recorded.outcome;
+  };
+  app.post('/api/auth/retry-license-check', async (request, reply) => {
+    const me = signedIn(request);
+    const now = Date.now();
+    const mine = (retries.get(me.id) ?? []).filter((at) => now - at < RETRY_WINDOW_MS);
+    if (mine.length >= RETRY_LIMIT) {
+      const wait = Math.ceil((mine[0]! + RETRY_WINDOW_MS - now) / 1000);
+      reply.header('retry-after', String(wait));
+      throw new HttpError(
+        429,
+        `The license was checked ${RETRY_LIMIT} times in the last minute. Please try again in ${wait} seconds.`,
+      );
+    }
+    mine.push(now);
+    if (retries.size >= 10_000) retries.clear();
+    retries.set(me.id, mine);
     const info = await deps.license.reload();
-    await deps.eventStore.append(
-      'system-license',
-      [
-        {
-          type: 'LicenseChecked',
-          data: {
-            is_valid: info.isValid,
-            reason: info.reason,
-            status: info.config?.status ?? null,
-            expires_at: info.config?.expires_at ?? null,
-          },
-          metadata: { ...requestMeta(request), schemaVersion: 1 },
-        },
-      ],
-      'any',
-    );
+    const data = {
+      is_valid: info.isValid,
+      reason: info.reason,
+      status: info.config?.status ?? null,
+      expires_at: info.config?.expires_at ?? null,
+    };
+    if ((await lastRecorded()) !== outcomeOf(data))
+      await deps.eventStore.append(
+        'system-license',
+        [{ type: 'LicenseChecked', data, metadata: { ...requestMeta(request), schemaVersion: 1 } }],
+        'any',
+      );
     return info;
   });
 
