@@ -15,6 +15,7 @@ import {
 import { isoDay, isPositiveDecimal, multiplyDecimal, today, useCities, useProducts } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
+import type { z } from 'zod';
 import { CustomFieldInputs, customFieldDefaults } from '../../shared/custom-field-inputs.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import type { Purchase } from './api.ts';
@@ -68,22 +69,24 @@ export function PurchaseFormDialog(props: {
     isPositiveDecimal(String(rate ?? '')) && isPositiveDecimal(String(quantity ?? ''))
       ? multiplyDecimal(String(rate), String(quantity), 2)
       : null;
+  // The request as sent: the form's values with the date as a full ISO timestamp.
+  const toBody = (v: z.output<typeof purchaseInput>) => ({ ...v, purchase_date: isoDay(v.purchase_date) });
   // What the save would post, from the server's own decider, before Save is pressed.
   const preview = usePreview(
     p ? 'PUT' : 'POST',
     p ? `/transactions/purchases/${p.id}` : '/transactions/purchases',
     purchaseInput,
     useWatch({ control: form.control }),
-    (v) => ({ ...v, purchase_date: isoDay(v.purchase_date) }),
+    toBody,
   );
   const submit = form.submit(async (v) => {
-    await write.mutateAsync({ ...v, purchase_date: isoDay(v.purchase_date) });
+    await write.mutateAsync(toBody(v));
     notify(p ? 'Purchase updated successfully!' : 'Purchase created successfully!');
     props.onClose();
   });
   // Save and New keeps the type, date, city and godown for the next entry (issue #14).
   const submitAndNew = form.submit(async (v) => {
-    await write.mutateAsync({ ...v, purchase_date: isoDay(v.purchase_date) });
+    await write.mutateAsync(toBody(v));
     notify('Purchase created successfully!');
     form.reset({
       ...form.formState.defaultValues,

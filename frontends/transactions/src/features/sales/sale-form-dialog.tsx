@@ -13,6 +13,7 @@ import {
 } from '@bahi/ui/form';
 import { isoDay, today, useCities, useProducts, useQuery } from '@bahi/ui/screen';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import type { z } from 'zod';
 import { CustomFieldInputs, customFieldDefaults } from '../../shared/custom-field-inputs.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import { averageRateQuery, type Sale } from './api.ts';
@@ -69,22 +70,24 @@ export function SaleFormDialog(props: {
   const profit = average.data
     ? profitPreview(String(rate ?? ''), String(quantity ?? ''), average.data.average_rate, city?.rate ?? '')
     : null;
+  // The request as sent: the form's values with the date as a full ISO timestamp.
+  const toBody = (v: z.output<typeof saleInput>) => ({ ...v, sale_date: isoDay(v.sale_date) });
   // What the save would post, from the server's own decider, before Save is pressed.
   const preview = usePreview(
     s ? 'PUT' : 'POST',
     s ? `/transactions/sales/${s.id}` : '/transactions/sales',
     saleInput,
     useWatch({ control: form.control }),
-    (v) => ({ ...v, sale_date: isoDay(v.sale_date) }),
+    toBody,
   );
   const submit = form.submit(async (v) => {
-    await write.mutateAsync({ ...v, sale_date: isoDay(v.sale_date) });
+    await write.mutateAsync(toBody(v));
     notify(s ? 'Sale updated successfully!' : 'Sale created successfully!');
     props.onClose();
   });
   // Save and New keeps the date and the godown for the next entry (issue #14).
   const submitAndNew = form.submit(async (v) => {
-    await write.mutateAsync({ ...v, sale_date: isoDay(v.sale_date) });
+    await write.mutateAsync(toBody(v));
     notify('Sale created successfully!');
     form.reset({
       ...form.formState.defaultValues,
