@@ -14,7 +14,6 @@ export * from './panel.tsx';
 export * from './role-gate.tsx';
 export * from './router-link.tsx';
 export * from './routing.ts';
-export * from './screen-routes.tsx';
 export * from './session.ts';
 export * from './snackbar.tsx';
 export * from './use-debounced-value.ts';
