@@ -10,6 +10,7 @@ export { handleFormKeyDown } from './keyboard.ts';
 export * from './lazy-named.ts';
 export * from './list-state.ts';
 export * from './page.tsx';
+export * from './remote-routes.ts';
 export * from './panel.tsx';
 export * from './role-gate.tsx';
 export * from './router-link.tsx';
