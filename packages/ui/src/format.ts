@@ -7,10 +7,37 @@ const toNumber = (v: number | string | null | undefined): number => {
   return Number.isFinite(n) ? n : 0;
 };
 
-/** Amounts: 2 decimals (spec section 9). */
-export const formatAmount = (v: number | string | null | undefined): string => amount.format(toNumber(v));
-/** Quantities: 4 decimals. */
-export const formatQuantity = (v: number | string | null | undefined): string => fine.format(toNumber(v));
+/** Indian digit grouping of a run of digits: 12,34,567. */
+function groupIndian(digits: string): string {
+  if (digits.length <= 3) return digits;
+  const head = digits.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
+  return `${head},${digits.slice(-3)}`;
+}
+
+/**
+ * Decimal text at `scale` places, exactly (half away from zero), grouped the Indian way; no
+ * floating point, so an amount of any size prints as the books hold it. Null for what is not
+ * decimal text.
+ */
+export function formatDecimalText(text: string, scale: number): string | null {
+  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m) return null;
+  const [, sign, int, frac = ''] = m;
+  const kept = (frac + '0'.repeat(scale)).slice(0, scale);
+  let units = BigInt(int! + kept);
+  if ((frac[scale] ?? '0') >= '5') units += 1n;
+  const digits = units.toString().padStart(scale + 1, '0');
+  const whole = groupIndian(digits.slice(0, digits.length - scale));
+  const negative = sign === '-' && units !== 0n;
+  return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${digits.slice(-scale)}` : ''}`;
+}
+
+/** Amounts: 2 decimals (spec section 9); decimal text exactly. */
+export const formatAmount = (v: number | string | null | undefined): string =>
+  (typeof v === 'string' ? formatDecimalText(v, 2) : null) ?? amount.format(toNumber(v));
+/** Quantities: 4 decimals; decimal text exactly. */
+export const formatQuantity = (v: number | string | null | undefined): string =>
+  (typeof v === 'string' ? formatDecimalText(v, 4) : null) ?? fine.format(toNumber(v));
 /** Rates: 4 decimals. */
 export const formatRate = formatQuantity;
 

@@ -74,6 +74,12 @@ describe('formatting', () => {
     expect(formatAmount('1234.5')).toBe('1,234.50');
     expect(formatAmount(null)).toBe('0.00');
     expect(formatQuantity(2)).toBe('2.0000');
+    // Decimal text prints exactly, beyond what a double holds, grouped the Indian way.
+    expect(formatAmount('12345678901234567.89')).toBe('12,34,56,78,90,12,34,567.89');
+    expect(formatAmount('-1234567.005')).toBe('-12,34,567.01');
+    expect(formatAmount('-0.001')).toBe('0.00');
+    expect(formatAmount('999.995')).toBe('1,000.00');
+    expect(formatQuantity('0.5')).toBe('0.5000');
     const now = new Date('2026-11-21T12:00:00Z');
     expect(relativeTime('2026-11-21T11:59:30Z', now)).toBe('30 seconds ago');
     expect(relativeTime('2026-11-21T11:59:00Z', now)).toBe('1 minute ago');

@@ -1,6 +1,199 @@
-import { Page } from '@bahi/ui';
+import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
+import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
+import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
+import { useCallback, useId, useMemo } from 'react';
+import { useAppliedFilters } from '../../shared/applied-filters.ts';
+import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
+import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
+import { totals } from '../../shared/totals.ts';
+import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { allGodownsQuery, type CashbookRow, cashbookQuery, cityCollectorsQuery } from './api.ts';
 
-/** Cashbook Report: being built (issue #15). */
+const useStyles = makeStyles({
+  positive: { color: tokens.colorPaletteGreenForeground1 },
+  negative: { color: tokens.colorPaletteRedForeground1 },
+  message: { padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  picker: { flex: '1 1 200px', maxWidth: '320px' },
+});
+
+/** Zero amounts show '-' (spec section 2). */
+const cash = (v: string) => (/^-?0*(\.0*)?$/.test(v) ? '-' : formatAmount(v));
+
+/** The city tab: the first city once cities load (spec section 2); changing it clears the entity. */
+function useCity(onChange: () => void) {
+  const [params, setParams] = useSearchParams();
+  const cities = useCities();
+  const cityId = params.get('tab') ?? cities.data?.[0]?.id ?? '';
+  const setCity = useCallback(
+    (id: string) => {
+      onChange();
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set('tab', id);
+          next.delete('entity');
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams, onChange],
+  );
+  return { cities, cityId, setCity };
+}
+
+/**
+ * Cashbook Report (spec section 2): city tabs, Start and End Date (today by default), a
+ * collector of the city or any godown, applied together; Cash In and Cash Out with Total and
+ * Net Total. The time-travel bar and Compare as on the ledger.
+ */
 export function CashbookPage() {
-  return <Page title="Cashbook Report">{null}</Page>;
+  const styles = useStyles();
+  const pickerId = useId();
+  const day = today();
+  const filters = useAppliedFilters({ startDate: day, endDate: day, entity: '' });
+  const clearEntity = useCallback(() => filters.set('entity', ''), [filters.set]);
+  const { cities, cityId, setCity } = useCity(clearEntity);
+  const collectors = useQuery(cityCollectorsQuery(cityId));
+  const godowns = useQuery(allGodownsQuery());
+  const tt = useTimeTravel();
+  const f = filters.applied;
+  const [entityType = '', entityId = ''] = f.entity.split('.');
+  const params = {
+    startDate: f.startDate,
+    endDate: f.endDate,
+    city_id: cityId,
+    entity_type: entityType,
+    entity_id: entityId,
+    ...tt.at,
+  };
+  const query = useQuery(cashbookQuery(params));
+  const baseline = useQuery({
+    ...cashbookQuery({ ...params, knownAt: tt.baseline?.knownAt ?? '' }),
+    enabled: !!(tt.baseline && f.startDate && f.endDate && entityId),
+  });
+  const openRecord = useOpenRecord();
+  const rows = query.isError || !query.isEnabled ? [] : (query.data ?? []);
+  const then = tt.baseline && !baseline.isError ? baseline.data : undefined;
+  const compared = useMemo(() => (then ? markJournalLines(rows, then) : undefined), [rows, then]);
+  const sum = totals(
+    rows,
+    (r) => r.cash_in,
+    (r) => r.cash_out,
+  );
+  const columns: VColumn<CashbookRow>[] = [
+    { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
+    {
+      key: 'particulars',
+      header: 'Particulars',
+      render: (r) =>
+        r.record ? (
+          <Button appearance="transparent" size="small" onClick={() => openRecord(r.record!)}>
+            {r.particulars}
+          </Button>
+        ) : (
+          r.particulars
+        ),
+    },
+    { key: 'in', header: 'Cash In', numeric: true, render: (r) => cash(r.cash_in) },
+    { key: 'out', header: 'Cash Out', numeric: true, render: (r) => cash(r.cash_out) },
+  ];
+  if (compared)
+    columns.push({
+      key: 'change',
+      header: 'Change',
+      render: (r) => {
+        const m = compared.gone.includes(r) ? 'removed' : r.key ? compared.marks.get(r.key) : undefined;
+        return m ? MARK_TEXT[m] : '';
+      },
+    });
+  const pickerError = collectors.isError || godowns.isError;
+  return (
+    <Page title="Cashbook Report">
+      {cities.isError ? (
+        <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
+      ) : (
+        <CityTabs cities={cities.data ?? []} value={cityId} onChange={setCity} />
+      )}
+      <FilterBar>
+        <DateFilter
+          label="Start Date"
+          value={filters.draft.startDate}
+          onChange={(v) => filters.set('startDate', v)}
+        />
+        <DateFilter
+          label="End Date"
+          value={filters.draft.endDate}
+          onChange={(v) => filters.set('endDate', v)}
+        />
+        <Field
+          label={{ children: 'Collector or Godown', htmlFor: pickerId }}
+          className={styles.picker}
+          validationMessage={pickerError ? 'Failed to load accounts list.' : undefined}
+        >
+          <Select
+            id={pickerId}
+            value={filters.draft.entity}
+            onChange={(_, d) => filters.set('entity', d.value)}
+          >
+            <option value="">Choose…</option>
+            <optgroup label="Collectors">
+              {(collectors.data?.data ?? []).map((c) => (
+                <option key={c.id} value={`Collector.${c.id}`}>
+                  {c.name}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Godowns">
+              {(godowns.data?.data ?? []).map((g) => (
+                <option key={g.id} value={`Godown.${g.id}`}>
+                  {g.name}
+                </option>
+              ))}
+            </optgroup>
+          </Select>
+        </Field>
+        <Button appearance="primary" onClick={() => filters.apply()}>
+          Apply
+        </Button>
+      </FilterBar>
+      <TimeTravelBar tt={tt} />
+      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch cashbook report.') : null} />
+      {!cityId ? (
+        <Text className={styles.message} block>
+          Please select a city to view the report.
+        </Text>
+      ) : !entityId ? (
+        <Text className={styles.message} block>
+          Choose a collector or a godown, then Apply.
+        </Text>
+      ) : (
+        <VirtualTable
+          label="Cashbook"
+          columns={columns}
+          rows={rows}
+          rowKey={(r, i) => r.key ?? String(i)}
+          loading={query.isPending}
+          emptyText="No cash transactions found for the selected filters."
+          marks={compared?.marks}
+          gone={compared?.gone}
+          footer={[
+            { label: 'Total', cells: { in: cash(sum.in), out: cash(sum.out) } },
+            {
+              label: 'Net Total',
+              cells: {
+                in: (
+                  <span className={sum.net.startsWith('-') ? styles.negative : styles.positive}>
+                    {formatAmount(sum.net)}
+                  </span>
+                ),
+              },
+            },
+          ]}
+        />
+      )}
+      <RecordDrilldown />
+    </Page>
+  );
 }

@@ -1,6 +1,202 @@
-import { Page } from '@bahi/ui';
+import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
+import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
+import { Button, Field, Input, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { useCallback, useId, useMemo } from 'react';
+import { useAppliedFilters } from '../../shared/applied-filters.ts';
+import { MARK_TEXT, type Mark, markRecords } from '../../shared/compare.ts';
+import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
+import { totals } from '../../shared/totals.ts';
+import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { type DaywiseRow, daywiseQuery } from './api.ts';
 
-/** Day-wise Report: being built (issue #15). */
+const ALL = 'all';
+
+const useStyles = makeStyles({
+  positive: { color: tokens.colorPaletteGreenForeground1 },
+  negative: { color: tokens.colorPaletteRedForeground1 },
+  message: { padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
+  category: { flex: '1 1 160px', maxWidth: '260px' },
+});
+
+/**
+ * The city tab: the first city until another is chosen ('all' in the URL is All Cities), so
+ * the report opens on the first city (the spec's first reading of its defaults).
+ */
+function useCityTab() {
+  const [params, setParams] = useSearchParams();
+  const cities = useCities();
+  const tab = params.get('tab');
+  const cityId = tab === ALL ? '' : (tab ?? cities.data?.[0]?.id ?? '');
+  const setCity = useCallback(
+    (id: string) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set('tab', id || ALL);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return { cities, cityId, setCity };
+}
+
+const rowKey = (r: DaywiseRow, i: number) => (r.record ? `${r.record.type}.${r.record.id}` : `#${i}`);
+
+/**
+ * Day-wise Report (spec section 2): All Cities and a tab per city, Start Date, End Date and
+ * Category applied together, income and expense by day in INR with Total and Net Total.
+ */
 export function DaywisePage() {
-  return <Page title="Day-wise Report">{null}</Page>;
+  const styles = useStyles();
+  const categoryId = useId();
+  const { cities, cityId, setCity } = useCityTab();
+  const day = today();
+  const filters = useAppliedFilters({ startDate: day, endDate: day, category: '' });
+  const tt = useTimeTravel();
+  const f = filters.applied;
+  const params = {
+    startDate: f.startDate,
+    endDate: f.endDate,
+    city_id: cityId,
+    ...(f.category ? { category: f.category } : {}),
+    ...tt.at,
+  };
+  const query = useQuery(daywiseQuery(params));
+  const baseline = useQuery({
+    ...daywiseQuery({ ...params, knownAt: tt.baseline?.knownAt ?? '' }),
+    enabled: !!(tt.baseline && params.startDate && params.endDate && cityId),
+  });
+  const openRecord = useOpenRecord();
+  const rows = query.isError || !query.isEnabled ? [] : (query.data ?? []);
+  const then = tt.baseline && !baseline.isError ? baseline.data : undefined;
+  const compared = useMemo(
+    () =>
+      then
+        ? markRecords(
+            rows,
+            then,
+            (r) => rowKey(r, rows.indexOf(r)),
+            (r) => [r.date, r.category, r.remarks, r.type, r.amount],
+          )
+        : undefined,
+    [rows, then],
+  );
+  const sum = totals(
+    rows,
+    (r) => (r.type === 'Income' ? r.amount : '0'),
+    (r) => (r.type === 'Expense' ? r.amount : '0'),
+  );
+  const markOf = (r: DaywiseRow, i: number): Mark | undefined =>
+    compared?.gone.includes(r) ? 'removed' : compared?.marks.get(rowKey(r, i));
+  const columns: VColumn<DaywiseRow>[] = [
+    { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
+    {
+      key: 'category',
+      header: 'Category',
+      render: (r) =>
+        r.record ? (
+          <Button appearance="transparent" size="small" onClick={() => openRecord(r.record!)}>
+            {r.category}
+          </Button>
+        ) : (
+          r.category
+        ),
+    },
+    { key: 'remarks', header: 'Remarks', render: (r) => r.remarks ?? '' },
+    {
+      key: 'income',
+      header: 'Income',
+      numeric: true,
+      render: (r) => (r.type === 'Income' ? formatAmount(r.amount) : ''),
+    },
+    {
+      key: 'expense',
+      header: 'Expense',
+      numeric: true,
+      render: (r) => (r.type === 'Expense' ? formatAmount(r.amount) : ''),
+    },
+  ];
+  if (compared)
+    columns.push({
+      key: 'change',
+      header: 'Change',
+      render: (r) => {
+        const m = markOf(r, rows.indexOf(r));
+        return m ? MARK_TEXT[m] : '';
+      },
+    });
+  const netClass = sum.net.startsWith('-') ? styles.negative : styles.positive;
+  const ready = !!(f.startDate && f.endDate && cityId);
+  return (
+    <Page title="Day-wise Report" actions={null}>
+      {cities.isError ? (
+        <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
+      ) : (
+        <CityTabs cities={cities.data ?? []} value={cityId} onChange={setCity} includeAll />
+      )}
+      <FilterBar>
+        <DateFilter
+          label="Start Date"
+          value={filters.draft.startDate}
+          onChange={(v) => filters.set('startDate', v)}
+        />
+        <DateFilter
+          label="End Date"
+          value={filters.draft.endDate}
+          onChange={(v) => filters.set('endDate', v)}
+        />
+        <Field label={{ children: 'Category', htmlFor: categoryId }} className={styles.category}>
+          <Input
+            id={categoryId}
+            value={filters.draft.category}
+            onChange={(_, d) => filters.set('category', d.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') filters.apply();
+            }}
+          />
+        </Field>
+        <Button appearance="primary" onClick={() => filters.apply()}>
+          Apply Date/Category
+        </Button>
+      </FilterBar>
+      <TimeTravelBar tt={tt} />
+      <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch day-wise report.') : null} />
+      {!cityId ? (
+        <Text className={styles.message} block>
+          Please select a city to view the report.
+        </Text>
+      ) : (
+        <VirtualTable
+          label="Day-wise report"
+          columns={columns}
+          rows={rows}
+          rowKey={rowKey}
+          loading={ready && query.isPending}
+          emptyText="No transactions found for the selected filters."
+          marks={compared?.marks}
+          gone={compared?.gone}
+          footer={[
+            {
+              label: 'Total',
+              cells: { income: formatAmount(sum.in), expense: formatAmount(sum.out) },
+            },
+            {
+              label: 'Net Total',
+              cells: {
+                income: (
+                  <span className={mergeClasses(netClass)} data-testid="net-total">
+                    {formatAmount(sum.net)}
+                  </span>
+                ),
+              },
+            },
+          ]}
+        />
+      )}
+      <RecordDrilldown />
+    </Page>
+  );
 }

@@ -1,6 +1,163 @@
-import { Page } from '@bahi/ui';
+import { ErrorAlert, errorText, formatAmount, NotFoundPage, Page, RouterLink, useParams } from '@bahi/ui';
+import { DateFilter, FilterBar, showDay, useCities, useQuery } from '@bahi/ui/screen';
+import { Button, Link, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { useMemo } from 'react';
+import { useAppliedFilters } from '../../shared/applied-filters.ts';
+import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
+import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { SummaryCards } from '../../shared/summary-cards.tsx';
+import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
+import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { isLedgerType, type LedgerLine, type LedgerType, ledgerQuery } from './api.ts';
 
-/** Ledger: being built (issue #15). */
+const LIST: Record<LedgerType, { path: string; label: string }> = {
+  Funder: { path: '/masters/funders', label: 'Funders' },
+  Agent: { path: '/masters/agents', label: 'Agents' },
+  Collector: { path: '/masters/collectors', label: 'Collectors' },
+  Godown: { path: '/masters/godowns', label: 'Godowns' },
+};
+
+const useStyles = makeStyles({
+  crumbs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
+  line: { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+});
+
+/**
+ * Ledger of a funder, agent, collector or godown (spec section 2): breadcrumb to its master
+ * list, Start and End Date with Apply Filter, the four figures, and every line with its running
+ * balance. The time-travel bar shows it as of a date, as known at a moment, or compared with a
+ * moment; a line opens its record with the record's history.
+ */
 export function LedgerPage() {
-  return <Page title="Ledger">{null}</Page>;
+  const { entityType, entityId = '' } = useParams();
+  if (!isLedgerType(entityType) || !/^[0-9a-f-]{36}$/i.test(entityId)) return <NotFoundPage />;
+  return <Ledger type={entityType} id={entityId} />;
+}
+
+function Ledger(props: { type: LedgerType; id: string }) {
+  const styles = useStyles();
+  const { type, id } = props;
+  const filters = useAppliedFilters({ startDate: '', endDate: '' });
+  const dates = filters.applied;
+  const tt = useTimeTravel();
+  const params = useMemo(
+    () => ({
+      ...(dates.startDate ? { startDate: dates.startDate } : {}),
+      ...(dates.endDate ? { endDate: dates.endDate } : {}),
+      ...tt.at,
+    }),
+    [dates.startDate, dates.endDate, tt.at],
+  );
+  const query = useQuery(ledgerQuery(type, id, params));
+  const baseline = useQuery({
+    ...ledgerQuery(type, id, {
+      ...(dates.startDate ? { startDate: dates.startDate } : {}),
+      ...(dates.endDate ? { endDate: dates.endDate } : {}),
+      ...(tt.baseline ?? { knownAt: '' }),
+    }),
+    enabled: !!tt.baseline,
+  });
+  const cities = useCities();
+  const openRecord = useOpenRecord();
+  const ledger = query.isError ? undefined : query.data;
+  const then = tt.baseline && !baseline.isError ? baseline.data : undefined;
+  const city = cities.data?.find((c) => c.id === ledger?.entity.city_id);
+  const currency = type === 'Godown' ? 'INR' : (city?.currency_name ?? '');
+  const lines = ledger?.transactions ?? [];
+  const compared = useMemo(
+    () => (then ? markJournalLines(lines, then.transactions) : undefined),
+    [lines, then],
+  );
+  const columns: VColumn<LedgerLine>[] = [
+    { key: 'date', header: 'Date', width: '120px', render: (l) => showDay(l.date) },
+    {
+      key: 'particulars',
+      header: 'Particulars',
+      render: (l) =>
+        l.record ? (
+          <Link
+            as="button"
+            className={styles.line}
+            onClick={() => openRecord(l.record!)}
+            aria-label={`${l.particulars} of ${showDay(l.date)}: open the record`}
+          >
+            {l.particulars}
+          </Link>
+        ) : (
+          l.particulars
+        ),
+    },
+    { key: 'type', header: 'Type', render: (l) => l.type },
+    { key: 'debit', header: 'Debit', numeric: true, render: (l) => formatAmount(l.debit) },
+    { key: 'credit', header: 'Credit', numeric: true, render: (l) => formatAmount(l.credit) },
+    { key: 'balance', header: 'Balance', numeric: true, render: (l) => formatAmount(l.balance) },
+  ];
+  if (compared) {
+    const marks = compared.marks;
+    columns.push({
+      key: 'change',
+      header: 'Change',
+      render: (l) => {
+        const gone = compared.gone.includes(l);
+        const mark = gone ? 'removed' : l.key ? marks.get(l.key) : undefined;
+        return mark ? MARK_TEXT[mark] : '';
+      },
+    });
+  }
+  const list = LIST[type];
+  const name = ledger?.entity.name ?? '';
+  return (
+    <Page title={name ? `Ledger: ${name}` : 'Ledger'}>
+      <nav aria-label="Breadcrumb" className={styles.crumbs}>
+        <RouterLink to={list.path}>{list.label}</RouterLink>
+        <Text aria-hidden>/</Text>
+        <Text aria-current="page">{name || type}</Text>
+      </nav>
+      <FilterBar>
+        <DateFilter
+          label="Start Date"
+          value={filters.draft.startDate}
+          onChange={(v) => filters.set('startDate', v)}
+        />
+        <DateFilter
+          label="End Date"
+          value={filters.draft.endDate}
+          onChange={(v) => filters.set('endDate', v)}
+        />
+        <Button appearance="primary" onClick={() => filters.apply()}>
+          Apply Filter
+        </Button>
+      </FilterBar>
+      <TimeTravelBar tt={tt} />
+      <ErrorAlert
+        text={query.isError ? errorText(query.error, `Failed to fetch ledger for ${type}.`) : null}
+      />
+      <ErrorAlert
+        text={baseline.isError ? errorText(baseline.error, `Failed to fetch ledger for ${type}.`) : null}
+      />
+      {ledger ? (
+        <SummaryCards
+          label="Ledger figures"
+          currency={currency}
+          cards={[
+            { label: 'Opening Balance', value: ledger.openingBalance, before: then?.openingBalance },
+            { label: 'Total Debit', value: ledger.totalDebit, before: then?.totalDebit },
+            { label: 'Total Credit', value: ledger.totalCredit, before: then?.totalCredit },
+            { label: 'Closing Balance', value: ledger.closingBalance, before: then?.closingBalance },
+          ]}
+        />
+      ) : null}
+      <VirtualTable
+        label={`Ledger of ${name || type}`}
+        columns={columns}
+        rows={lines}
+        rowKey={(l, i) => l.key ?? String(i)}
+        loading={query.isPending}
+        emptyText="No data found."
+        marks={compared?.marks}
+        gone={compared?.gone}
+      />
+      <RecordDrilldown />
+    </Page>
+  );
 }

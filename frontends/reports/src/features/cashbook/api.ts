@@ -1,0 +1,39 @@
+import { api } from '@bahi/ui';
+import { keepPreviousData, partiesQuery, queryOptions } from '@bahi/ui/screen';
+
+/** A cashbook line (spec section 3): money into or out of one collector's or godown's cash. */
+export interface CashbookRow {
+  date: string;
+  particulars: string;
+  cash_in: string;
+  cash_out: string;
+  key?: string;
+  record?: { type: string; id: string };
+}
+
+export interface CashbookParams {
+  startDate: string;
+  endDate: string;
+  city_id: string;
+  entity_type: string;
+  entity_id: string;
+  asOf?: string;
+  knownAt?: string;
+}
+
+/** GET /reports/cashbook-report: fetched only with both dates (spec section 5) and an entity. */
+export const cashbookQuery = (params: CashbookParams) =>
+  queryOptions({
+    queryKey: ['reports', 'cashbook', params],
+    queryFn: ({ signal }) => api.get<CashbookRow[]>('/reports/cashbook-report', { ...params }, signal),
+    placeholderData: keepPreviousData,
+    enabled: !!(params.startDate && params.endDate && params.entity_type && params.entity_id),
+    staleTime: params.knownAt ? Number.POSITIVE_INFINITY : 0,
+  });
+
+/** The picker's groups: the city's collectors, and every godown. */
+export const cityCollectorsQuery = (cityId: string) => ({
+  ...partiesQuery('Collector', { limit: -1, city_id: cityId }),
+  enabled: !!cityId,
+});
+export const allGodownsQuery = () => partiesQuery('Godown', { limit: -1 });
