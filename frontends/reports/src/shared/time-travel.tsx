@@ -153,7 +153,7 @@ export function TimeTravelBar(props: { tt: TimeTravel; asOf?: boolean }) {
         </Button>
         {active ? <Text size={200}>{describeTimeTravel(tt)}</Text> : null}
       </div>
-      <div className={styles.bar} id={barId} hidden={!open}>
+      <div className={styles.bar} id={barId} style={open ? undefined : { display: 'none' }}>
         {props.asOf === false ? null : (
           <Field label={{ children: 'As of', htmlFor: asOfId }} className={styles.field}>
             <DateInput

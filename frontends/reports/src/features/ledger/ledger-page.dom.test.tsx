@@ -1,0 +1,177 @@
+import { mockApi, renderScreen } from '@bahi/ui/testing';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Ledger, LedgerLine } from './api.ts';
+import { LedgerPage } from './ledger-page.tsx';
+
+const ID = '22222222-2222-4222-8222-222222222222';
+const CITY = { id: '33333333-3333-4333-8333-333333333333', name: 'Sharjah', currency_name: 'AED', rate: '22.5' };
+const EXPENSE = { type: 'Expense', id: '44444444-4444-4444-8444-444444444444' };
+const BACKDATED = { type: 'Expense', id: '55555555-5555-4555-8555-555555555555' };
+
+const line = (over: Partial<LedgerLine>): LedgerLine => ({
+  date: '2026-11-01',
+  particulars: 'Expense',
+  type: 'Credit',
+  debit: '0.00',
+  credit: '10.00',
+  balance: '90.00',
+  key: '1.0',
+  record: EXPENSE,
+  ...over,
+});
+
+function ledger(lines: LedgerLine[], over: Partial<Ledger> = {}): Ledger {
+  return {
+    entity: { id: ID, name: 'Kabir', type: 'Collector', city_id: CITY.id },
+    openingBalance: '100.00',
+    closingBalance: lines.at(-1)?.balance ?? '100.00',
+    totalDebit: '0.00',
+    totalCredit: '10.00',
+    transactions: lines,
+    ...over,
+  };
+}
+
+const NOW = ledger([
+  line({ key: '2.0', date: '2026-10-15', record: BACKDATED, credit: '5.00', balance: '95.00' }),
+  line({ key: '1.0', balance: '85.00' }),
+]);
+const THEN = ledger([line({ key: '1.0' })]);
+const A = '2026-11-20T10:00:00.000Z';
+
+function serve() {
+  return mockApi((call) => {
+    if (call.path === '/masters/cities') return { body: { data: [CITY], totalItems: 1 } };
+    if (call.path === `/reports/ledger/Collector/${ID}`) {
+      if (call.query.get('knownAt') === A) return { body: THEN };
+      return { body: { ...NOW, closingBalance: '85.00', totalCredit: '15.00' } };
+    }
+    if (call.path === `/reports/records/Expense/${BACKDATED.id}`)
+      return {
+        body: {
+          type: 'Expense',
+          id: BACKDATED.id,
+          deleted: false,
+          data: { category: 'Fuel', amount: '5.00', paid_from_entity_id: ID },
+          names: { [ID]: 'Kabir' },
+          history: [
+            {
+              id: 'h1',
+              action_type: 'CREATE',
+              model_name: 'Expense',
+              user: { id: 'u', name: 'Asha Admin' },
+              old_data: null,
+              new_data: { category: 'Fuel', amount: '4.00', paid_from_entity_id: ID },
+              created_at: '2026-11-21T09:00:00.000Z',
+            },
+            {
+              id: 'h2',
+              action_type: 'UPDATE',
+              model_name: 'Expense',
+              user: null,
+              old_data: { category: 'Fuel', amount: '4.00', paid_from_entity_id: ID },
+              new_data: { category: 'Fuel', amount: '5.00', paid_from_entity_id: ID },
+              created_at: '2026-11-22T09:00:00.000Z',
+            },
+          ],
+        },
+      };
+    return undefined;
+  });
+}
+
+const open = (search = '') =>
+  renderScreen(`/reports/ledger/Collector/${ID}${search}`, <LedgerPage />, {
+    route: '/reports/ledger/:entityType/:entityId',
+  });
+const card = (name: string) => screen.getByRole('region', { name });
+
+describe('Ledger (spec section 2; issue #15)', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the breadcrumb, the four figures in the city currency and every line', async () => {
+    serve();
+    open();
+    expect(await screen.findByRole('heading', { name: 'Ledger: Kabir' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Collectors' }).getAttribute('href')).toBe('/masters/collectors');
+    await waitFor(() => expect(within(card('Opening Balance')).getByText('100.00 AED')).toBeTruthy());
+    expect(within(card('Total Credit')).getByText('15.00 AED')).toBeTruthy();
+    expect(within(card('Closing Balance')).getByText('85.00 AED')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Ledger of Kabir' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'DateParticularsTypeDebitCreditBalance',
+      '15 Oct 2026ExpenseCredit0.005.0095.00',
+      '1 Nov 2026ExpenseCredit0.0010.0085.00',
+    ]);
+  });
+
+  it('sends the dates only on Apply Filter, and the time travel with them', async () => {
+    const api = serve();
+    open('?asOf=2026-11-10');
+    await screen.findByRole('heading', { name: 'Ledger: Kabir' });
+    const ledgerCalls = () => api.calls.filter((c) => c.path.startsWith('/reports/ledger'));
+    expect(ledgerCalls()[0]!.query.get('asOf')).toBe('2026-11-10');
+    fireEvent.change(screen.getByLabelText('Start Date'), { target: { value: '1 Oct 2026' } });
+    fireEvent.blur(screen.getByLabelText('Start Date'));
+    expect(ledgerCalls().some((c) => c.query.get('startDate'))).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Filter' }));
+    await waitFor(() => expect(ledgerCalls().at(-1)!.query.get('startDate')).toBe('2026-10-01'));
+    expect(ledgerCalls().at(-1)!.query.get('asOf')).toBe('2026-11-10');
+  });
+
+  it('Compare: marks what was added since A and shows each figure’s difference', async () => {
+    serve();
+    open(`?compare=${encodeURIComponent(A)}`);
+    await waitFor(() => expect(screen.getByText('Added since')).toBeTruthy());
+    const table = screen.getByRole('table', { name: 'Ledger of Kabir' });
+    const added = within(table)
+      .getAllByRole('row')
+      .filter((r) => r.getAttribute('data-mark') === 'added');
+    expect(added.map((r) => r.textContent)).toEqual(['15 Oct 2026ExpenseCredit0.005.0095.00Added since']);
+    expect(within(card('Total Credit')).getByText('+5.00 since')).toBeTruthy();
+    expect(within(card('Closing Balance')).getByText('-5.00 since')).toBeTruthy();
+    expect(within(card('Opening Balance')).getByText('No change since')).toBeTruthy();
+  });
+
+  it('a line opens its record with who changed what; Close returns to the line', async () => {
+    serve();
+    open();
+    const button = await screen.findByRole('button', { name: 'Expense of 15 Oct 2026: open the record' });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByText('UPDATE')).toBeTruthy());
+    expect(within(dialog).getByText('by Asha Admin')).toBeTruthy();
+    expect(within(dialog).getByText('by System/Deleted User')).toBeTruthy();
+    const update = within(dialog).getByRole('table', { name: 'UPDATE Expense: fields' });
+    expect(within(update).getAllByRole('row')[1]!.textContent).toBe('Amount4.005.00');
+    // The record names its payer, not an id.
+    expect(within(dialog).getAllByText('Kabir').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('where').textContent).toContain(`record=Expense.${BACKDATED.id}`);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('where').textContent).not.toContain('record=');
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('aria-label')).toBe('Expense of 15 Oct 2026: open the record'),
+    );
+  });
+
+  it("says 'No data found.' for a ledger without lines and the spec's text when it fails", async () => {
+    mockApi((call) => {
+      if (call.path === '/masters/cities') return { body: { data: [CITY], totalItems: 1 } };
+      if (call.path.startsWith('/reports/ledger')) return { body: ledger([]) };
+      return undefined;
+    });
+    open();
+    expect(await screen.findByText('No data found.')).toBeTruthy();
+    cleanup();
+    mockApi(() => ({ status: 500, body: {} }));
+    open();
+    expect(await screen.findByText('Failed to fetch ledger for Collector.')).toBeTruthy();
+  });
+});
