@@ -99,6 +99,8 @@ const useStyles = makeStyles({
     border: `1px dashed ${tokens.colorNeutralStroke1}`,
   },
   field: { flex: '1 1 170px', minWidth: 0, maxWidth: '240px' },
+  // A moment to the second with its AM/PM needs about 230 px (a phone row has 340).
+  momentField: { flex: '1 1 230px', minWidth: '230px', maxWidth: '280px' },
   moment: { width: '100%', minWidth: 0 },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
   toggleRow: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS },
@@ -108,7 +110,7 @@ function MomentField(props: { label: string; value: string; onChange(iso: string
   const styles = useStyles();
   const id = useId();
   return (
-    <Field label={{ children: props.label, htmlFor: id }} className={styles.field} hint={props.hint}>
+    <Field label={{ children: props.label, htmlFor: id }} className={styles.momentField} hint={props.hint}>
       <Input
         id={id}
         className={styles.moment}

@@ -5,7 +5,12 @@ import type { Ledger, LedgerLine } from './api.ts';
 import { LedgerPage } from './ledger-page.tsx';
 
 const ID = '22222222-2222-4222-8222-222222222222';
-const CITY = { id: '33333333-3333-4333-8333-333333333333', name: 'Sharjah', currency_name: 'AED', rate: '22.5' };
+const CITY = {
+  id: '33333333-3333-4333-8333-333333333333',
+  name: 'Sharjah',
+  currency_name: 'AED',
+  rate: '22.5',
+};
 const EXPENSE = { type: 'Expense', id: '44444444-4444-4444-8444-444444444444' };
 const BACKDATED = { type: 'Expense', id: '55555555-5555-4555-8555-555555555555' };
 
@@ -157,7 +162,9 @@ describe('Ledger (spec section 2; issue #15)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByTestId('where').textContent).not.toContain('record=');
     await waitFor(() =>
-      expect(document.activeElement?.getAttribute('aria-label')).toBe('Expense of 15 Oct 2026: open the record'),
+      expect(document.activeElement?.getAttribute('aria-label')).toBe(
+        'Expense of 15 Oct 2026: open the record',
+      ),
     );
   });
 

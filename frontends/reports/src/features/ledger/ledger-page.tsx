@@ -1,4 +1,13 @@
-import { ErrorAlert, errorText, formatAmount, NotFoundPage, Page, RouterLink, useParams } from '@bahi/ui';
+import {
+  ApiError,
+  ErrorAlert,
+  errorText,
+  formatAmount,
+  NotFoundPage,
+  Page,
+  RouterLink,
+  useParams,
+} from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, useCities, useQuery } from '@bahi/ui/screen';
 import { Button, Link, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
@@ -8,7 +17,7 @@ import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.ts
 import { SummaryCards } from '../../shared/summary-cards.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
-import { isLedgerType, type LedgerLine, type LedgerType, ledgerQuery } from './api.ts';
+import { isLedgerType, type Ledger, type LedgerLine, type LedgerType, ledgerQuery } from './api.ts';
 
 const LIST: Record<LedgerType, { path: string; label: string }> = {
   Funder: { path: '/masters/funders', label: 'Funders' },
@@ -21,6 +30,18 @@ const useStyles = makeStyles({
   crumbs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
   line: { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
+
+/** A ledger with nothing in it: what was known of a party before it was recorded. */
+function emptyLedger(now: Ledger): Ledger {
+  return {
+    ...now,
+    openingBalance: '0.00',
+    closingBalance: '0.00',
+    totalDebit: '0.00',
+    totalCredit: '0.00',
+    transactions: [],
+  };
+}
 
 /**
  * Ledger of a funder, agent, collector or godown (spec section 2): breadcrumb to its master
@@ -60,7 +81,9 @@ function Ledger(props: { type: LedgerType; id: string }) {
   const cities = useCities();
   const openRecord = useOpenRecord();
   const ledger = query.isError ? undefined : query.data;
-  const then = tt.baseline && !baseline.isError ? baseline.data : undefined;
+  // Not yet recorded at A (404): nothing was known then, so everything is new since.
+  const unknownThen = baseline.isError && baseline.error instanceof ApiError && baseline.error.status === 404;
+  const then = tt.baseline ? (unknownThen && ledger ? emptyLedger(ledger) : baseline.data) : undefined;
   const city = cities.data?.find((c) => c.id === ledger?.entity.city_id);
   const currency = type === 'Godown' ? 'INR' : (city?.currency_name ?? '');
   const lines = ledger?.transactions ?? [];
@@ -133,8 +156,15 @@ function Ledger(props: { type: LedgerType; id: string }) {
         text={query.isError ? errorText(query.error, `Failed to fetch ledger for ${type}.`) : null}
       />
       <ErrorAlert
-        text={baseline.isError ? errorText(baseline.error, `Failed to fetch ledger for ${type}.`) : null}
+        text={
+          baseline.isError && !unknownThen
+            ? errorText(baseline.error, `Failed to fetch ledger for ${type}.`)
+            : null
+        }
       />
+      {unknownThen && name ? (
+        <Text>{name} was not yet recorded at the moment compared with: every line is new since.</Text>
+      ) : null}
       {ledger ? (
         <SummaryCards
           label="Ledger figures"
