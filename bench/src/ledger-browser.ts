@@ -28,7 +28,8 @@ const app = await openTestApp({
   ...(process.env.DATABASE_URL ? { storage: 'postgres' as const } : {}),
 });
 try {
-  const call: Call = (method, path, body) => app.call(method, path, body);
+  // The seed names whole paths (/api/...); the test app's client adds /api itself.
+  const call: Call = (method, path, body) => app.call(method, path.replace(/^\/api/, ''), body);
   const started = Date.now();
   const today = new Date().toISOString().slice(0, 10);
   const { writes } = await seedScale(call, SCALES[scaleName], today, (n) => {

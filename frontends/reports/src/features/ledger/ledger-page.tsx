@@ -52,10 +52,10 @@ function emptyLedger(now: Ledger): Ledger {
 export function LedgerPage() {
   const { entityType, entityId = '' } = useParams();
   if (!isLedgerType(entityType) || !/^[0-9a-f-]{36}$/i.test(entityId)) return <NotFoundPage />;
-  return <Ledger type={entityType} id={entityId} />;
+  return <LedgerReport type={entityType} id={entityId} />;
 }
 
-function Ledger(props: { type: LedgerType; id: string }) {
+function LedgerReport(props: { type: LedgerType; id: string }) {
   const styles = useStyles();
   const { type, id } = props;
   const filters = useAppliedFilters({ startDate: '', endDate: '' });
