@@ -113,7 +113,7 @@ describe('DownloadButtons (spec section 7)', () => {
     renderScreen('/', <DownloadButtons path="/reports/stock/download" />);
     fireEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
     await screen.findByText(
-      /still being prepared; it will be offered here when ready\. You will be notified/,
+      'You will be notified when it is ready to download. The PDF file will be offered here when it is ready.',
     );
     expect(saved).toEqual([]);
     // Another report's notice is not this one.
@@ -156,7 +156,10 @@ describe('DownloadButtons (spec section 7)', () => {
     });
     renderScreen('/', <DownloadButtons path="/reports/payments/download" params={{ city_id: 'c1' }} />);
     fireEvent.click(screen.getByRole('button', { name: 'Download Excel' }));
-    await screen.findByText(/still being prepared/);
+    // No message from the server: the screen's own words.
+    await screen.findByText(
+      'The Excel report is still being prepared; it will be offered here when it is ready.',
+    );
     const poll = intervals.find((i) => i.ms === POLL_MS)!;
     expect(poll).toBeDefined();
     await act(async () => poll.fn());

@@ -226,9 +226,15 @@ function PendingFile(props: { item: Pending; fallbackName: string; onDone(jobId:
     const controller = new AbortController();
     let done = false;
     let asking = false;
+    let again = false;
     let polls = 0;
-    const check = async () => {
-      if (done || asking) return;
+    const check = async (): Promise<void> => {
+      if (done) return;
+      // A notice while a poll is on its way: asked once more right after it.
+      if (asking) {
+        again = true;
+        return;
+      }
       asking = true;
       try {
         const got = await download(item.link, undefined, controller.signal);
@@ -245,6 +251,10 @@ function PendingFile(props: { item: Pending; fallbackName: string; onDone(jobId:
         }
       } finally {
         asking = false;
+      }
+      if (again && !done) {
+        again = false;
+        await check();
       }
     };
     const timer = setInterval(() => {
@@ -270,7 +280,7 @@ function PendingFile(props: { item: Pending; fallbackName: string; onDone(jobId:
     };
   }, [item.link, item.format]);
 
-  if (error) return <ErrorAlert text={error} />;
+  const label = FORMAT_LABEL[item.format];
   const close = (
     <Button
       appearance="subtle"
@@ -280,10 +290,11 @@ function PendingFile(props: { item: Pending; fallbackName: string; onDone(jobId:
       onClick={() => props.onDone(item.jobId)}
     />
   );
+  if (error) return <ErrorAlert text={error} action={close} />;
   if (file) {
     return (
       <div className={styles.pending} role="status">
-        <Text className={styles.grow}>The {FORMAT_LABEL[item.format]} report is ready.</Text>
+        <Text className={styles.grow}>The {label} report is ready.</Text>
         <Button
           appearance="primary"
           icon={<ArrowDownloadRegular />}
@@ -304,9 +315,10 @@ function PendingFile(props: { item: Pending; fallbackName: string; onDone(jobId:
       {gaveUp ? null : <Spinner size="extra-tiny" />}
       <Text className={styles.grow}>
         {gaveUp
-          ? `The ${FORMAT_LABEL[item.format]} report is taking long; it will be in your notifications when it is ready.`
-          : `The ${FORMAT_LABEL[item.format]} report is still being prepared; it will be offered here when ready.`}
-        {item.message ? ` ${item.message}` : ''}
+          ? `The ${label} report is taking long; it will be in your notifications when it is ready.`
+          : item.message
+            ? `${item.message} The ${label} file will be offered here when it is ready.`
+            : `The ${label} report is still being prepared; it will be offered here when it is ready.`}
       </Text>
       {close}
     </div>
