@@ -1,8 +1,9 @@
+import { formatQuantity } from '@bahi/ui';
 import { mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { godownsOf } from './api.ts';
-import { quantityText, StockPage } from './stock-page.tsx';
+import { StockPage } from './stock-page.tsx';
 
 const G1 = 'b0000000-0000-4000-8000-000000000001';
 const G2 = 'b0000000-0000-4000-8000-000000000002';
@@ -28,11 +29,11 @@ describe('Stock Report (spec section 2)', () => {
   });
 
   it('shows quantities as exact text at 4 decimals', () => {
-    expect(quantityText('12.5')).toBe('12.5000');
-    expect(quantityText('1234567.1234')).toBe('12,34,567.1234');
-    expect(quantityText('123456789012345678.00005')).toBe('1,23,45,67,89,01,23,45,678.0001');
-    expect(quantityText('-2.25')).toBe('-2.2500');
-    expect(quantityText('0')).toBe('0.0000');
+    expect(formatQuantity('12.5')).toBe('12.5000');
+    expect(formatQuantity('1234567.1234')).toBe('12,34,567.1234');
+    expect(formatQuantity('123456789012345678.00005')).toBe('1,23,45,67,89,01,23,45,678.0001');
+    expect(formatQuantity('-2.25')).toBe('-2.2500');
+    expect(formatQuantity('0')).toBe('0.0000');
   });
 
   it('makes one card per godown, two godowns of one name apart', () => {

@@ -1,5 +1,5 @@
-import { ErrorAlert, errorText, Page, Panel, useSearchParams } from '@bahi/ui';
-import { multiplyDecimal, showDay, useQuery } from '@bahi/ui/screen';
+import { ErrorAlert, errorText, formatQuantity, Page, Panel, useSearchParams } from '@bahi/ui';
+import { showDay, useQuery } from '@bahi/ui/screen';
 import { makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { type GodownStock, godownsOf, stockQuery } from './api.ts';
@@ -30,18 +30,6 @@ const useStyles = makeStyles({
   caption: { color: tokens.colorNeutralForeground3 },
 });
 
-/** A quantity as the books hold it: 4 decimals exactly (decimal text, no JS number), Indian grouping. */
-export function quantityText(quantity: string): string {
-  const fixed = multiplyDecimal(quantity || '0', '1', 4);
-  const negative = fixed.startsWith('-');
-  const [whole = '0', frac = ''] = (negative ? fixed.slice(1) : fixed).split('.');
-  const grouped =
-    whole.length <= 3
-      ? whole
-      : `${whole.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${whole.slice(-3)}`;
-  return `${negative ? '-' : ''}${grouped}.${frac}`;
-}
-
 function GodownCard({ godown }: { godown: GodownStock }) {
   const styles = useStyles();
   return (
@@ -59,9 +47,10 @@ function GodownCard({ godown }: { godown: GodownStock }) {
         </thead>
         <tbody>
           {godown.rows.map((r) => (
+            // The quantity as the books hold it: decimal text at 4 places, exactly (no JS number).
             <tr key={r.product_id}>
               <td className={styles.td}>{r.product_name}</td>
-              <td className={`${styles.td} ${styles.quantity}`}>{quantityText(r.quantity)}</td>
+              <td className={`${styles.td} ${styles.quantity}`}>{formatQuantity(r.quantity)}</td>
             </tr>
           ))}
         </tbody>
