@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, errorText, lastWrittenPosition, setToken, UNKNOWN_ERROR } from './api-client.ts';
+import {
+  ApiError,
+  api,
+  download,
+  errorText,
+  fileNameOf,
+  lastWrittenPosition,
+  setToken,
+  UNKNOWN_ERROR,
+} from './api-client.ts';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -81,5 +90,53 @@ describe('request', () => {
     expect(
       (fetchMock.mock.calls[3]?.[1]?.headers as Record<string, string>)['Idempotency-Key'],
     ).toBeUndefined();
+  });
+});
+
+describe('download (report files)', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => {
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+    localStorage.clear();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads the file name from Content-Disposition, filename* first', () => {
+    expect(fileNameOf(`attachment; filename="a_.pdf"; filename*=UTF-8''%E0%A4%97%20b.pdf`)).toBe('ग b.pdf');
+    expect(fileNameOf('attachment; filename="stock report.xlsx"')).toBe('stock report.xlsx');
+    expect(fileNameOf('attachment; filename=plain.pdf')).toBe('plain.pdf');
+    expect(fileNameOf(`attachment; filename="ok.pdf"; filename*=UTF-8''%E0%A4`)).toBe('ok.pdf');
+    expect(fileNameOf('attachment')).toBeUndefined();
+    expect(fileNameOf(null)).toBeUndefined();
+  });
+
+  it('fetches a file with the token and gives its blob and name; 202 gives the JSON; a failure throws', async () => {
+    setToken('tok-2');
+    fetchMock.mockResolvedValueOnce(
+      new Response('%PDF', {
+        headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="s.pdf"' },
+      }),
+    );
+    const file = await download('/reports/stock/download/pdf', { asOf: '2026-11-20', city_id: '' });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/reports/stock/download/pdf?asOf=2026-11-20');
+    expect((init?.headers as Record<string, string>).authorization).toBe('Bearer tok-2');
+    expect(file.status).toBe(200);
+    expect(file.fileName).toBe('s.pdf');
+    expect(await file.blob?.text()).toBe('%PDF');
+    fetchMock.mockResolvedValueOnce(
+      json(202, { message: 'later', jobId: 'j', link: '/api/reports/files/j' }),
+    );
+    expect(await download('/reports/stock/download/xlsx')).toEqual({
+      status: 202,
+      body: { message: 'later', jobId: 'j', link: '/api/reports/files/j' },
+    });
+    // A link the server gave is used as it is, not under /api twice.
+    fetchMock.mockResolvedValueOnce(json(404, { message: 'That report file is not available.' }));
+    const failure = await download('/api/reports/files/j').catch((e) => e);
+    expect(fetchMock.mock.calls[2]?.[0]).toBe('/api/reports/files/j');
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(errorText(failure, 'Failed to download pdf report.')).toBe('That report file is not available.');
   });
 });

@@ -121,6 +121,68 @@ export const api = {
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
 
+/** What `download` got: the file (200), or the server's word that it is not ready yet (202). */
+export interface DownloadAnswer {
+  status: number;
+  /** The file, when the server sent one. */
+  blob?: Blob;
+  /** From Content-Disposition: `filename*` (exact, UTF-8) first, else `filename`. */
+  fileName?: string;
+  /** A JSON answer instead of a file (202 `{message, jobId, link}`). */
+  body?: unknown;
+}
+
+/** The file name a Content-Disposition header gives: `filename*` first, then `filename`. */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
+  if (star) {
+    const value = star[1]!.trim().replace(/^"(.*)"$/, '$1');
+    const encoded = value.replace(/^[\w-]+'[\w-]*'/, '');
+    try {
+      const name = decodeURIComponent(encoded);
+      if (name) return name;
+    } catch {
+      // A badly encoded filename*: the plain filename below.
+    }
+  }
+  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
+  if (!plain) return undefined;
+  const name = (plain[2] ?? plain[1]!).replace(/\\(.)/g, '$1').trim();
+  return name || undefined;
+}
+
+/**
+ * A file from the API (a report's PDF or Excel) with the Bearer token and the read position:
+ * the blob and its file name, or a JSON answer that is not a file (202 while a big report is
+ * still rendering). A failure throws ApiError as `request` does (errorText reads it).
+ */
+export async function download(path: string, query?: Query, signal?: AbortSignal): Promise<DownloadAnswer> {
+  const token = getToken();
+  const headers: Record<string, string> = { accept: '*/*' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (lastPosition !== undefined) headers[POSITION_HEADER] = lastPosition.toString();
+  const init: RequestInit = { method: 'GET', headers };
+  if (signal) init.signal = signal;
+  // A link the server gave (`/api/reports/files/...`) is taken as it is.
+  const url = `${path.startsWith(`${API_BASE}/`) ? '' : API_BASE}${path}${queryString(query)}`;
+  const res = await fetch(url, init);
+  const type = res.headers.get('content-type') ?? '';
+  const json = type.includes('json');
+  if (!res.ok) {
+    const body: unknown = json ? await res.json().catch(() => undefined) : undefined;
+    if (res.status === 401 && token) for (const listener of unauthorizedListeners) listener();
+    throw new ApiError(res.status, body);
+  }
+  if (res.status !== 200 || json) {
+    return { status: res.status, body: json ? await res.json().catch(() => undefined) : undefined };
+  }
+  const answer: DownloadAnswer = { status: res.status, blob: await res.blob() };
+  const fileName = fileNameOf(res.headers.get('content-disposition'));
+  if (fileName) answer.fileName = fileName;
+  return answer;
+}
+
 export const UNKNOWN_ERROR = 'An unknown error occurred.';
 
 /**

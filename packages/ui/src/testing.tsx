@@ -85,7 +85,15 @@ export interface ApiCall {
   /** A preview's dry run (X-Bahi-Dry-Run): kept apart in `previews`, never in `calls`. */
   dryRun: boolean;
 }
-export type ApiReply = { status?: number; body?: unknown } | undefined;
+export type ApiReply =
+  | {
+      status?: number;
+      body?: unknown;
+      /** A file instead of JSON (a report's download): sent as it is, with `headers`. */
+      file?: Blob | string;
+      headers?: Record<string, string>;
+    }
+  | undefined;
 
 /**
  * Answers the screen's /api calls in a component test: `handler` sees each call and returns
@@ -109,9 +117,12 @@ export function mockApi(handler: (call: ApiCall) => ApiReply | Promise<ApiReply>
       status: 404,
       body: { message: `No mock for ${call.method} ${call.path}` },
     };
+    if (reply.file !== undefined) {
+      return new Response(reply.file, { status: reply.status ?? 200, headers: reply.headers ?? {} });
+    }
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

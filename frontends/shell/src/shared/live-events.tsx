@@ -8,8 +8,10 @@ const LiveEventsContext = createContext<Subscribe>(() => () => {});
 
 /**
  * The live stream GET /api/events while signed in (the HttpOnly session cookie authenticates
- * it). license-updated re-validates session and license; other events go to subscribers. On a
- * stream error the stream is closed (spec section 4); bad data is only logged.
+ * it). license-updated re-validates session and license; other events go to subscribers, and
+ * data-changed and notification are also window events ('bahi:data-changed',
+ * 'bahi:notification') for the remotes. On a stream error the stream is closed (spec section
+ * 4); bad data is only logged.
  */
 export function LiveEventsProvider({ children }: { children: ReactNode }) {
   const session = useSession();
@@ -39,8 +41,12 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
         void revalidate.current();
       }
       for (const l of listeners.current.get(name) ?? []) l(data);
+      // Re-broadcast for the remotes, which have no access to this context: data-changed
+      // refreshes lists; a notification (a 'Report ready' file link) reaches the report screens.
       if (name === 'data-changed')
         window.dispatchEvent(new CustomEvent('bahi:data-changed', { detail: data }));
+      if (name === 'notification')
+        window.dispatchEvent(new CustomEvent('bahi:notification', { detail: data }));
     };
     for (const name of ['ready', 'data-changed', 'license-updated', 'notification']) {
       source.addEventListener(name, dispatch(name) as EventListener);

@@ -1,0 +1,32 @@
+import { api } from '@bahi/ui';
+import { keepPreviousData, type Page, type Party, type PartyKind, queryOptions } from '@bahi/ui/screen';
+
+/** The four tabs of the Balances report, as GET /reports/balances names its lists. */
+export type BalanceTab = 'funders' | 'agents' | 'collectors' | 'godowns';
+
+export const BALANCE_TABS: readonly { value: BalanceTab; label: string; kind: PartyKind }[] = [
+  { value: 'funders', label: 'Funders', kind: 'Funder' },
+  { value: 'agents', label: 'Agents', kind: 'Agent' },
+  { value: 'collectors', label: 'Collectors', kind: 'Collector' },
+  { value: 'godowns', label: 'Godowns', kind: 'Godown' },
+];
+
+/** GET /reports/balances: one list page of each kind (godowns have no city; the server ignores city_id there). */
+export type Balances = Record<BalanceTab, Page<Party>>;
+
+export type BalancesParams = {
+  page: number;
+  limit: number;
+  search: string;
+  city_id: string;
+  /** Time travel (docs/read-side.md): a business date 'YYYY-MM-DD' and a moment; '' for now. */
+  asOf: string;
+  knownAt: string;
+};
+
+export const balancesQuery = (params: BalancesParams) =>
+  queryOptions({
+    queryKey: ['reports', 'balances', params],
+    queryFn: ({ signal }) => api.get<Balances>('/reports/balances', params, signal),
+    placeholderData: keepPreviousData,
+  });

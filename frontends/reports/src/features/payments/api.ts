@@ -1,0 +1,56 @@
+import { api } from '@bahi/ui';
+import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
+
+/** A row of GET /reports/payments. */
+export interface PaymentRow {
+  id: string;
+  /** 'YYYY-MM-DD' */
+  payment_date: string;
+  related_entity_type: 'Funder' | 'Agent';
+  related_entity_id: string;
+  relatedEntityName: string | null;
+  /** Currency: the amount is in the city's currency (a collector handled it); INR: a godown's INR. */
+  payment_mode: 'Currency' | 'INR';
+  handlerEntityName: string | null;
+  amount: string;
+  reference: string | null;
+}
+
+/** Spec section 2: a funder is paid ('Payment To'); an agent pays ('Payment From'). */
+export const paymentType = (p: Pick<PaymentRow, 'related_entity_type'>): string =>
+  p.related_entity_type === 'Funder' ? 'Payment To' : 'Payment From';
+
+/** The currency of a payment's amount: INR when a godown paid in INR, else the city's. */
+export const paymentCurrency = (p: Pick<PaymentRow, 'payment_mode'>, cityCurrency: string): string =>
+  p.payment_mode === 'INR' ? 'INR' : cityCurrency;
+
+export type PaymentFilters = {
+  city_id: string;
+  /** 'Funder', 'Agent' or '' (All). */
+  related_entity_type: string;
+  /** 'YYYY-MM-DD' or '' */
+  startDate: string;
+  endDate: string;
+};
+
+/** The filters as the API takes them (the report and its files): dates as full ISO timestamps. */
+export const paymentFilters = (f: PaymentFilters) => ({
+  city_id: f.city_id,
+  related_entity_type: f.related_entity_type,
+  startDate: f.startDate ? isoDay(f.startDate) : '',
+  endDate: f.endDate ? isoDay(f.endDate) : '',
+});
+
+export const paymentsQuery = (params: PaymentFilters & { page: number; limit: number }) =>
+  queryOptions({
+    queryKey: ['reports', 'payments', params],
+    queryFn: ({ signal }) =>
+      api.get<Page<PaymentRow>>(
+        '/reports/payments',
+        { page: params.page, limit: params.limit, ...paymentFilters(params) },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+    // A city's payments: nothing is asked until the tabs have chosen one.
+    enabled: !!params.city_id,
+  });

@@ -1,0 +1,64 @@
+import { api } from '@bahi/ui';
+import { keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
+
+/** A row of GET /reports/salary-report: the amount is in the city's currency, whoever paid it. */
+export interface SalaryRow {
+  id: string;
+  created_at: string;
+  /** 'YYYY-MM-DD' */
+  payment_date: string;
+  collector_id: string;
+  collectorName: string | null;
+  month: number | string;
+  year: number | string;
+  payment_type: 'Full' | 'Advance';
+  payment_mode: 'Currency' | 'INR';
+  amount: string;
+  payerName: string | null;
+  expense?: { category: string | null; remarks: string | null };
+  remarks: string | null;
+}
+
+/** Spec section 9: January to December, numbered 1 to 12. */
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** Spec section 9: the current year and the 4 before it. */
+export const salaryYears = (now: Date = new Date()): number[] =>
+  Array.from({ length: 5 }, (_, i) => now.getFullYear() - i);
+
+/** 'November 2026'. */
+export const salaryFor = (r: Pick<SalaryRow, 'month' | 'year'>): string => {
+  const name = MONTHS[Number(r.month) - 1];
+  return name ? `${name} ${r.year}` : `${r.month}/${r.year}`;
+};
+
+export type SalaryFilters = {
+  city_id: string;
+  collector_id: string;
+  /** '1'..'12' or '' (All). */
+  month: string;
+  /** A year or '' (All). */
+  year: string;
+};
+
+export const salaryReportQuery = (params: SalaryFilters & { page: number; limit: number }) =>
+  queryOptions({
+    queryKey: ['reports', 'salary-report', params],
+    queryFn: ({ signal }) => api.get<Page<SalaryRow>>('/reports/salary-report', params, signal),
+    placeholderData: keepPreviousData,
+    // A city's salaries: nothing is asked until the tabs have chosen one.
+    enabled: !!params.city_id,
+  });

@@ -1,0 +1,48 @@
+import { api } from '@bahi/ui';
+import { queryOptions } from '@bahi/ui/screen';
+
+/** One product held in one godown (GET /reports/stock). */
+export interface StockRow {
+  godown_id: string;
+  product_id: string;
+  product_name: string;
+  /** Decimal text, 4 places. */
+  quantity: string;
+}
+
+/** GET /reports/stock: godown name -> its rows (two godowns of one name share a key). */
+export type StockMap = Record<string, StockRow[]>;
+
+/** A card of the Stock report: one godown, told apart by its id. */
+export interface GodownStock {
+  godownId: string;
+  name: string;
+  rows: StockRow[];
+}
+
+/** The map as one card per godown (by godown_id), in name order. */
+export function godownsOf(map: StockMap): GodownStock[] {
+  const byId = new Map<string, GodownStock>();
+  for (const [name, rows] of Object.entries(map ?? {})) {
+    for (const row of rows ?? []) {
+      const card = byId.get(row.godown_id) ?? { godownId: row.godown_id, name, rows: [] };
+      card.rows.push(row);
+      byId.set(row.godown_id, card);
+    }
+  }
+  return [...byId.values()].sort(
+    (a, b) =>
+      a.name.localeCompare(b.name) || (a.godownId < b.godownId ? -1 : a.godownId > b.godownId ? 1 : 0),
+  );
+}
+
+export type StockParams = {
+  /** Time travel: a business date 'YYYY-MM-DD', '' for now. */
+  asOf: string;
+};
+
+export const stockQuery = (params: StockParams) =>
+  queryOptions({
+    queryKey: ['reports', 'stock', params],
+    queryFn: ({ signal }) => api.get<StockMap>('/reports/stock', params, signal),
+  });
