@@ -8,23 +8,24 @@ import {
   type PartyKind,
   partyCurrency,
   SearchInput,
-  showDay,
   useQuery,
 } from '@bahi/ui/screen';
-import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { DownloadButtons } from '../../shared/report-files.tsx';
+import { signedAmount } from '../../shared/summary-cards.tsx';
+import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { BALANCE_TABS, type BalanceTab, balancesQuery } from './api.ts';
 
 /** Spec section 9: the Balances report offers 10, 25, 50, 100 a page, 10 by default. */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
-const FILTERS = ['search', 'city_id', 'asOf', 'knownAt'] as const;
+const FILTERS = ['search', 'city_id'] as const;
 
 const useStyles = makeStyles({
   caption: { color: tokens.colorNeutralForeground3 },
   tabs: { overflowX: 'auto', flexWrap: 'nowrap' },
 });
 
-const columnsFor = (kind: PartyKind): Column<Party>[] => [
+const columnsFor = (kind: PartyKind, before?: Map<string, Party>): Column<Party>[] => [
   {
     key: 'name',
     header: 'Name',
@@ -42,6 +43,20 @@ const columnsFor = (kind: PartyKind): Column<Party>[] => [
     header: 'Current Balance',
     render: (p) => <Amount value={currentBalance(p)} currency={partyCurrency(p, kind)} />,
   },
+  ...(before
+    ? [
+        {
+          // Compare: each balance's difference from the moment compared with.
+          key: 'change',
+          header: 'Change since',
+          render: (p: Party) => {
+            const then = before.get(p.id);
+            if (!then) return 'New since';
+            return signedAmount(currentBalance(p), currentBalance(then)) ?? 'No change';
+          },
+        },
+      ]
+    : []),
 ];
 
 /**
@@ -54,11 +69,22 @@ export function BalancesPage() {
   const styles = useStyles();
   const list = useListState({ pageSize: PAGE_SIZES[0], filters: FILTERS });
   const tab = BALANCE_TABS.find((t) => t.value === list.tab) ?? BALANCE_TABS[0]!;
-  const { search, city_id, asOf, knownAt } = list.filters;
+  const { search, city_id } = list.filters;
+  const tt = useTimeTravel();
+  const asOf = tt.asOf;
+  const knownAt = tt.knownAt;
   const query = useQuery(
     balancesQuery({ page: list.page, limit: list.pageSize, search, city_id, asOf, knownAt }),
   );
+  const baseline = useQuery({
+    ...balancesQuery({ page: list.page, limit: list.pageSize, search, city_id, asOf, knownAt: tt.compare }),
+    enabled: !!tt.compare,
+  });
   const rows = query.isError ? undefined : query.data?.[tab.value];
+  const before =
+    tt.compare && baseline.data && !baseline.isError
+      ? new Map(baseline.data[tab.value].data.map((p) => [p.id, p]))
+      : undefined;
   return (
     <Page
       title="Balances Report"
@@ -88,17 +114,14 @@ export function BalancesPage() {
           <CityFilter value={city_id} onChange={(v) => list.setFilter('city_id', v)} />
         )}
       </FilterBar>
-      {asOf || knownAt ? (
-        <Text size={200} className={styles.caption}>
-          {knownAt
-            ? `Balances as recorded by ${new Date(knownAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}${asOf ? `, up to ${showDay(asOf)}` : ''}.`
-            : `Balances as the books stood at the end of ${showDay(asOf)}.`}
-        </Text>
-      ) : null}
+      <TimeTravelBar tt={tt} />
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch balances report.') : null} />
+      <ErrorAlert
+        text={baseline.isError ? errorText(baseline.error, 'Failed to fetch balances report.') : null}
+      />
       <DataTable
         label={`${tab.label} balances`}
-        columns={columnsFor(tab.kind)}
+        columns={columnsFor(tab.kind, before)}
         rows={rows?.data ?? []}
         rowKey={(p) => p.id}
         loading={query.isPending}

@@ -5,6 +5,7 @@ import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
 import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
 import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
@@ -110,7 +111,17 @@ export function CashbookPage() {
     });
   const pickerError = collectors.isError || godowns.isError;
   return (
-    <Page title="Cashbook Report">
+    <Page
+      title="Cashbook Report"
+      actions={
+        <DownloadButtons
+          path="/reports/cashbook-report/download"
+          params={params}
+          fileName="cashbook_report"
+          disabled={!(entityId && f.startDate && f.endDate)}
+        />
+      }
+    >
       {cities.isError ? (
         <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
       ) : (

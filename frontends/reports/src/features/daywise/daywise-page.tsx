@@ -5,6 +5,7 @@ import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { MARK_TEXT, type Mark, markRecords } from '../../shared/compare.ts';
 import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
 import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
@@ -131,7 +132,18 @@ export function DaywisePage() {
   const netClass = sum.net.startsWith('-') ? styles.negative : styles.positive;
   const ready = !!(f.startDate && f.endDate && cityId);
   return (
-    <Page title="Day-wise Report" actions={null}>
+    <Page
+      title="Day-wise Report"
+      actions={
+        <DownloadButtons
+          compact
+          path="/reports/daywise-report/download"
+          params={params}
+          fileName={`daywise_report_${f.startDate}_to_${f.endDate}`}
+          disabled={!ready}
+        />
+      }
+    >
       {cities.isError ? (
         <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
       ) : (

@@ -14,6 +14,7 @@ import { useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
 import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { SummaryCards } from '../../shared/summary-cards.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
@@ -130,7 +131,19 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
   const list = LIST[type];
   const name = ledger?.entity.name ?? '';
   return (
-    <Page title={name ? `Ledger: ${name}` : 'Ledger'}>
+    <Page
+      title={name ? `Ledger: ${name}` : 'Ledger'}
+      actions={
+        <DownloadButtons
+          path={`/reports/ledger/${type}/${id}/download`}
+          params={params}
+          fileName={`ledger_${type.toLowerCase()}`}
+          disabled={!ledger}
+        >
+          <WhatsAppButton reportName="ledger" data={{ type, id, ...params }} disabled={!ledger} />
+        </DownloadButtons>
+      }
+    >
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
         <RouterLink to={list.path}>{list.label}</RouterLink>
         <Text aria-hidden>/</Text>

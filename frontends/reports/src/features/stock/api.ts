@@ -37,8 +37,9 @@ export function godownsOf(map: StockMap): GodownStock[] {
 }
 
 export type StockParams = {
-  /** Time travel: a business date 'YYYY-MM-DD', '' for now. */
+  /** Time travel: a business date 'YYYY-MM-DD' and a moment of recording; '' for now. */
   asOf: string;
+  knownAt: string;
 };
 
 export const stockQuery = (params: StockParams) =>
