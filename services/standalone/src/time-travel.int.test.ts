@@ -204,6 +204,7 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     `/reports/ledger/Collector/${ids.kabir}`,
     `/reports/ledger/Godown/${ids.godown}?asOf=2026-11-10`,
     '/reports/balances?limit=-1',
+    '/reports/balances?limit=1&page=2',
   ];
   const withKnownAt = (path: string, at: string) =>
     `${path}${path.includes('?') ? '&' : '?'}knownAt=${encodeURIComponent(at)}`;
@@ -229,6 +230,7 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     ids.mohan = await mk('collectors', { name: 'Mohan', city_id: ids.karachi });
     ids.godown = await mk('godowns', { name: 'Bhiwandi' });
     ids.product = await mk('products', { name: 'Cumin' });
+    ids.temp = await mk('agents', { name: 'Temp', city_id: ids.karachi, opening_balance: 5 });
     const purchase = (date: string, quantity: number) => ({
       type: 'Godown',
       purchase_date: date,
@@ -339,6 +341,14 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     });
     await ok('POST', '/transactions/transfers', transfer('2026-11-02', 40));
     await ok('POST', '/transactions/payments', payment('2026-11-03', 60));
+    // And of the masters the balances list: a new opening balance, a party deleted, one created.
+    await ok('PUT', `/masters/funders/${ids.funder}`, {
+      name: 'Farah',
+      city_id: ids.karachi,
+      opening_balance: 777,
+    });
+    await ok('DELETE', `/masters/agents/${ids.temp}`);
+    await ok('POST', '/masters/collectors', { name: 'Later', city_id: ids.karachi, opening_balance: 9 });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -377,9 +387,21 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
         { godown_id: ids.godown, product_id: ids.product, product_name: 'Cumin', quantity: '70.0000' },
       ],
     });
+    const names = (list: Body) => list.data.map((p: Body) => [p.name, p.opening_balance]);
+    const balances = await get('/reports/balances?limit=-1');
+    const thenBalances = atT['/reports/balances?limit=-1'] as Body;
+    expect(names(balances.agents)).toEqual([['Arif', '0.00']]);
+    expect(names(thenBalances.agents)).toEqual([
+      ['Arif', '0.00'],
+      ['Temp', '5.00'],
+    ]);
+    expect(names(balances.funders)).toEqual([['Farah', '777.00']]);
+    expect(names(thenBalances.funders)).toEqual([['Farah', '0.00']]);
+    expect(names(balances.collectors)).toContainEqual(['Later', '9.00']);
+    expect(names(thenBalances.collectors)).not.toContainEqual(['Later', '9.00']);
     // Each of these changed since T.
     const changed = reads().filter((p) => !p.includes('Godown'));
-    expect(changed).toHaveLength(10);
+    expect(changed).toHaveLength(11);
     for (const path of changed) expect(await get(path), path).not.toEqual(atT[path]);
   });
 
