@@ -239,7 +239,12 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
   app.get('/api/reports/balances', async (request) => {
     signedIn(request);
     const q = listQuery.extend({ asOf: day('asOf'), knownAt }).parse(request.query);
-    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    // As known at a moment, which parties there were comes from the activity log.
+    await readAfterClientPosition(
+      deps,
+      request,
+      q.knownAt ? ['masters', 'journal', 'activity_log'] : ['masters', 'journal'],
+    );
     const at = { asOf: q.asOf, knownAt: q.knownAt };
     const [funders, agents, collectors, godowns] = await Promise.all(
       (['Funder', 'Agent', 'Collector', 'Godown'] as const).map((kind) =>

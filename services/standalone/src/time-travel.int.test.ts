@@ -422,7 +422,13 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     // Before anything was recorded: nothing; a moment that is not one: 400.
     expect(await daywise('&knownAt=2020-01-01T00:00:00Z')).toEqual([]);
     expect((await call('GET', '/reports/stock?knownAt=2020-01-01T00:00:00Z')).body).toEqual({});
-    for (const bad of ['yesterday', '2026-11-21', '2026-11-21T10:00', '0000-01-01T00:00:00Z'])
+    for (const bad of [
+      'yesterday',
+      '2026-11-21',
+      '2026-11-21T10:00',
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59-23:59',
+    ])
       for (const report of [
         'stock',
         'daywise-report',
