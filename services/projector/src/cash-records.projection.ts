@@ -1,6 +1,9 @@
 import type { Posting } from '@bahi/contracts';
-import { add, amount, format, neg, zero } from '@bahi/domain';
-import { createsRecord, RecordChanges } from './batch.ts';
+import { add, amount, type Dec, format, neg, zero } from '@bahi/domain';
+import type { RecordedEvent } from '@bahi/event-store';
+import type { Database } from '@bahi/read-db';
+import { sql, type Transaction } from 'kysely';
+import { chunks, createsRecord, RecordChanges } from './batch.ts';
 import type { Projection } from './projection.ts';
 
 type Rec = Record<string, unknown>;
@@ -22,13 +25,52 @@ const isNominal = (account: string) =>
   account.startsWith('nominal:Income:') ||
   account === 'nominal:Salary';
 
-/** The INR value on the nominal side of an event's postings (what the day-wise report shows). */
-export function nominalInr(postings: readonly Posting[] | undefined): string {
-  const sum = (postings ?? [])
+/** The INR on the nominal side of an event's postings, signed (an expense debits, an income credits). */
+export function nominalSum(postings: readonly Posting[] | undefined): Dec {
+  return (postings ?? [])
     .filter((p) => isNominal(p.account))
     .reduce((s, p) => add(s, amount(p.inr)), zero(2));
-  return format(sum.units < 0n ? neg(sum) : sum, 2);
 }
+
+const unsigned = (d: Dec) => format(d.units < 0n ? neg(d) : d, 2);
+
+/**
+ * The INR on the nominal side of each record as it stands (what the day-wise report shows),
+ * signed. An edit's postings undo the record's earlier lines and post the new ones, so the
+ * record's value is the sum of the nominal lines of all its events: the one before the edit
+ * (earlier in the batch, else its row's) plus the edit's. A delete leaves the row as it was.
+ */
+class NominalValues {
+  readonly #signed = new Map<string, Dec>();
+
+  /** The rows of the records these events edit that were written before this batch. */
+  async load(tx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void> {
+    const edited = events.flatMap((e) =>
+      UPDATES.has(e.type) ? [(e.data as { entry: Rec }).entry.id as string] : [],
+    );
+    for (const ids of chunks([...new Set(edited)])) {
+      const rows = await tx
+        .selectFrom('cash_records')
+        .select(['id', 'kind', sql<string>`nominal_inr::text`.as('nominal_inr')])
+        .where('id', 'in', ids)
+        .execute();
+      for (const r of rows) {
+        const value = amount(r.nominal_inr);
+        this.#signed.set(r.id, r.kind === 'Income' ? neg(value) : value);
+      }
+    }
+  }
+
+  /** The record's value after this event, unsigned as the row keeps it. */
+  after(event: RecordedEvent, id: string, postings: readonly Posting[] | undefined): string {
+    const before = UPDATES.has(event.type) ? (this.#signed.get(id) ?? zero(2)) : zero(2);
+    const value = add(before, nominalSum(postings));
+    this.#signed.set(id, value);
+    return unsigned(value);
+  }
+}
+
+const UPDATES = new Set(['ExpenseUpdated', 'IncomeUpdated']);
 
 /** Payments, transfers, salary payments, clearing payouts, expenses and incomes as rows. */
 export const cashRecords: Projection = {
@@ -36,6 +78,8 @@ export const cashRecords: Projection = {
   tables: ['cash_records'],
   async apply(tx, events) {
     const changes = new RecordChanges('cash_records');
+    const nominal = new NominalValues();
+    await nominal.load(tx, events);
     for (const event of events) {
       const d = event.data as Rec;
       if (event.type === 'ExpenseDeleted' || event.type === 'IncomeDeleted') {
@@ -53,7 +97,7 @@ export const cashRecords: Projection = {
           business_date: r[shape.date] as string,
           city_id: (r.city_id as string | undefined) ?? null,
           amount: r[shape.amount] as string,
-          nominal_inr: nominalInr(d.postings as Posting[] | undefined),
+          nominal_inr: nominal.after(event, r.id as string, d.postings as Posting[] | undefined),
           record: JSON.stringify(r),
           created_at: event.metadata.recordedAt,
         },

@@ -22,7 +22,7 @@ const logsQuery = z.object({
 
 /** Shown data leaves out timestamps and anything password-like (spec section 2, Activity Log). */
 const HIDDEN = new Set(['created_at', 'updated_at', 'createdAt', 'updatedAt', 'password', 'password_hash']);
-const shown = (data: Record<string, unknown> | null) =>
+export const shown = (data: Record<string, unknown> | null): Record<string, unknown> | null =>
   data ? Object.fromEntries(Object.entries(data).filter(([key]) => !HIDDEN.has(key))) : null;
 
 export async function registerLogRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {

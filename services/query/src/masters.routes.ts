@@ -1,7 +1,7 @@
 import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { day, escapeLike, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
@@ -148,11 +148,21 @@ export async function listParties(
   const prefix = partyKind.toLowerCase();
   const sign = sql.raw(partyKind === 'Funder' ? '-' : '');
   const account = sql`${sql.lit(`${prefix}:`)} || p.id::text`;
+  // As known at a moment, a party is there when its latest activity-log entry by then is not a
+  // delete (one created later is not, one deleted later is), with its opening balance of then.
+  const knownAt = at.knownAt;
+  const known = (value: RawBuilder<unknown>) =>
+    sql`(select ${value} from activity_log k where k.record_id = p.id and k.model_name = ${partyKind}
+          and k.created_at <= ${knownAt ?? null}::timestamptz order by k.position desc limit 1)`;
   let base = deps.readDb
     .selectFrom('parties as p')
     .leftJoin('cities as c', 'c.id', 'p.city_id')
     .where('p.kind', '=', partyKind)
-    .where('p.deleted', '=', false);
+    .where(
+      knownAt
+        ? sql<boolean>`${known(sql`k.action_type`)} in ('CREATE', 'UPDATE')`
+        : sql<boolean>`not p.deleted`,
+    );
   if (like) base = base.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.phone', 'ilike', like)]));
   if (q.city_id) base = base.where('p.city_id', '=', q.city_id);
   let rows = base
@@ -165,7 +175,10 @@ export async function listParties(
       'p.address',
       'p.narration',
       sql<string | null>`p.joining_date::text`.as('joining_date'),
-      sql<string>`p.opening_balance::text`.as('opening_balance'),
+      (knownAt
+        ? sql<string>`${known(sql`(k.new_data->>'opening_balance')::numeric(20, 2)`)}::text`
+        : sql<string>`p.opening_balance::text`
+      ).as('opening_balance'),
       sql<string | null>`p.salary_per_month::text`.as('salary_per_month'),
       'c.name as city_name',
       'c.currency_name',
@@ -203,19 +216,21 @@ export async function listParties(
   const total =
     q.limit === -1
       ? found.length
-      : await partyCounts(deps).get(
-          JSON.stringify([partyKind, like ?? '', q.city_id ?? '']),
-          found[0]?.read_version,
-          async () => {
-            const row = await base
-              .select((eb) => [
-                eb.fn.countAll<string>().as('n'),
-                VersionedCache.version('masters').as('read_version'),
-              ])
-              .executeTakeFirstOrThrow();
-            return { value: Number(row.n), version: row.read_version };
-          },
-        );
+      : knownAt
+        ? Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)
+        : await partyCounts(deps).get(
+            JSON.stringify([partyKind, like ?? '', q.city_id ?? '']),
+            found[0]?.read_version,
+            async () => {
+              const row = await base
+                .select((eb) => [
+                  eb.fn.countAll<string>().as('n'),
+                  VersionedCache.version('masters').as('read_version'),
+                ])
+                .executeTakeFirstOrThrow();
+              return { value: Number(row.n), version: row.read_version };
+            },
+          );
   const stock =
     partyKind === 'Godown'
       ? await godownStock(

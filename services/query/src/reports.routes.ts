@@ -2,8 +2,10 @@ import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { daywiseRows } from './daywise.ts';
+import { identityColumns, lineIdentity } from './journal-lines.ts';
 import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
-import { day, escapeLike, queryText } from './query-params.ts';
+import { day, moment, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
 const ENTITY = {
@@ -35,9 +37,8 @@ const PARTICULARS: Record<string, string> = {
   IncomeDeleted: 'Income (deleted)',
 };
 
-const knownAt = z.iso
-  .datetime({ offset: true, error: 'knownAt must be a moment such as 2026-11-21T10:00:00Z' })
-  .optional();
+/** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
+const knownAt = moment('knownAt');
 const ledgerQuery = z.object({
   startDate: day('startDate'),
   endDate: day('endDate'),
@@ -123,9 +124,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     let lines = deps.readDb
       .selectFrom('journal')
       .select([
-        'event_type',
-        'position',
-        'line',
+        ...identityColumns,
         sql<string>`business_date::text`.as('date'),
         sql<string>`amount::text`.as('amount'),
       ])
@@ -151,6 +150,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         debit: amount >= 0n ? money(amount) : '0.00',
         credit: amount < 0n ? money(-amount) : '0.00',
         balance: money(running),
+        ...lineIdentity(r),
       };
     });
     return {
@@ -171,7 +171,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
    */
   app.get('/api/reports/stock', async (request) => {
     signedIn(request);
-    const q = z.object({ asOf: day('asOf') }).parse(request.query);
+    const q = z.object({ asOf: day('asOf'), knownAt }).parse(request.query);
     await readAfterClientPosition(deps, request, ['masters', 'journal']);
     const rows = await sql<{
       godown_id: string;
@@ -180,11 +180,11 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       product: string;
       quantity: string;
     }>`
-      select g.id as godown_id, g.name as godown, p.id as product_id, p.name as product, s.quantity::text as quantity
+      select g.id as godown_id, g.name as godown, p.id as product_id, p.name as product,
+             s.quantity::numeric(40, 4)::text as quantity
         from (select split_part(account, ':', 2)::uuid as godown_id, split_part(account, ':', 3)::uuid as product_id,
                      sum(quantity) as quantity
-                from ${q.asOf ? sql`account_days` : sql`account_totals`} where account like 'stock:%'
-                 ${q.asOf ? sql`and business_date <= ${q.asOf}::date` : sql``}
+                from ${stockSource(q)}
                group by account) s
         join parties g on g.id = s.godown_id
         join products p on p.id = s.product_id
@@ -239,7 +239,12 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
   app.get('/api/reports/balances', async (request) => {
     signedIn(request);
     const q = listQuery.extend({ asOf: day('asOf'), knownAt }).parse(request.query);
-    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    // As known at a moment, which parties there were comes from the activity log.
+    await readAfterClientPosition(
+      deps,
+      request,
+      q.knownAt ? ['masters', 'journal', 'activity_log'] : ['masters', 'journal'],
+    );
     const at = { asOf: q.asOf, knownAt: q.knownAt };
     const [funders, agents, collectors, godowns] = await Promise.all(
       (['Funder', 'Agent', 'Collector', 'Godown'] as const).map((kind) =>
@@ -317,31 +322,21 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
         category: queryText('category', 100),
         asOf: day('asOf'),
+        knownAt,
       })
       .parse(request.query);
-    const endDate = upTo(q.endDate, q.asOf);
-    await readAfterClientPosition(deps, request, ['cash_records', 'journal']);
-    let rows = deps.readDb
-      .selectFrom('cash_records as r')
-      .where('r.kind', 'in', ['Expense', 'Income', 'SalaryPayment'])
-      .where('r.deleted', '=', false)
-      .select([
-        sql<string>`r.business_date::text`.as('date'),
-        sql<string>`r.record->>'category'`.as('category'),
-        sql<string | null>`r.record->>'remarks'`.as('remarks'),
-        sql<string>`case when r.kind = 'Income' then 'Income' else 'Expense' end`.as('type'),
-        sql<string>`r.amount::text`.as('amount_entered'),
-        // The INR value on the nominal side of the record's latest event.
-        sql<string>`r.nominal_inr::text`.as('amount'),
-      ])
-      .orderBy('r.business_date')
-      .orderBy('r.created_at');
-    if (q.startDate) rows = rows.where('r.business_date', '>=', q.startDate);
-    if (endDate) rows = rows.where('r.business_date', '<=', endDate);
-    if (q.city_id) rows = rows.where('r.city_id', '=', q.city_id);
-    if (q.category)
-      rows = rows.where(sql<string>`r.record->>'category'`, 'ilike', `%${escapeLike(q.category)}%`);
-    return (await rows.execute()).map((r) => ({ ...r, currency: 'INR' }));
+    await readAfterClientPosition(
+      deps,
+      request,
+      q.knownAt ? ['activity_log', 'journal'] : ['cash_records', 'journal'],
+    );
+    return daywiseRows(deps, {
+      startDate: q.startDate,
+      endDate: upTo(q.endDate, q.asOf),
+      city_id: q.city_id || undefined,
+      category: q.category || undefined,
+      knownAt: q.knownAt,
+    });
   });
 
   /** A collector's or godown's cash: Cash In and Cash Out in business-date order. */
@@ -355,6 +350,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         entity_id: z.uuid('entity_id must be an id'),
         city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
         asOf: day('asOf'),
+        knownAt,
       })
       .parse(request.query);
     const endDate = upTo(q.endDate, q.asOf);
@@ -362,7 +358,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     let rows = deps.readDb
       .selectFrom('journal')
       .select([
-        'event_type',
+        ...identityColumns,
         sql<string>`business_date::text`.as('date'),
         sql<string>`amount::text`.as('amount'),
       ])
@@ -372,6 +368,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       .orderBy('line');
     if (q.startDate) rows = rows.where('business_date', '>=', q.startDate);
     if (endDate) rows = rows.where('business_date', '<=', endDate);
+    if (q.knownAt) rows = rows.where('recorded_at', '<=', new Date(q.knownAt));
     return (await rows.execute()).map((r) => {
       const c = cents(r.amount);
       return {
@@ -379,9 +376,23 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         particulars: PARTICULARS[r.event_type] ?? r.event_type,
         cash_in: c > 0n ? money(c) : '0.00',
         cash_out: c < 0n ? money(-c) : '0.00',
+        ...lineIdentity(r),
       };
     });
   });
+}
+
+/**
+ * The stock lines to sum per account: now (account_totals), up to a business date
+ * (account_days), or as recorded by a moment (the journal's lines, which know their recording
+ * time; the sums do not).
+ */
+function stockSource(at: { asOf?: string | undefined; knownAt?: string | undefined }) {
+  if (at.knownAt)
+    return sql`journal where account like 'stock:%' and recorded_at <= ${at.knownAt}::timestamptz
+      ${at.asOf ? sql`and business_date <= ${at.asOf}::date` : sql``}`;
+  if (at.asOf) return sql`account_days where account like 'stock:%' and business_date <= ${at.asOf}::date`;
+  return sql`account_totals where account like 'stock:%'`;
 }
 
 /** The books as of a business date end there: the earlier of the range's end and `asOf`. */

@@ -8,6 +8,7 @@ import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
 import { registerProjectionStatusRoutes } from './projections.routes.ts';
+import { registerRecordRoutes } from './records.routes.ts';
 import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
@@ -31,6 +32,7 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   });
   await registerMasterListRoutes(app, deps);
   await registerReportRoutes(app, deps);
+  await registerRecordRoutes(app, deps);
   await registerTransactionListRoutes(app, deps);
   await registerCashListRoutes(app, deps);
   await registerLogRoutes(app, deps);

@@ -161,6 +161,12 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       openingBalance: '500.00',
       closingBalance: '24300.00',
     });
+    // Each line also names itself (its journal place) and its record, for the drill-down.
+    const identity = (type: string) => ({
+      key: expect.stringMatching(/^\d+\.\d+$/),
+      record: { type, id: expect.any(String) },
+      recorded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+    });
     expect(all.body.transactions).toEqual([
       {
         date: '2026-10-15',
@@ -169,6 +175,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
         debit: '200.00',
         credit: '0.00',
         balance: '300.00',
+        ...identity('Payment'),
       },
       {
         date: '2026-11-01',
@@ -177,6 +184,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
         debit: '0.00',
         credit: '25000.00',
         balance: '25300.00',
+        ...identity('Purchase'),
       },
       {
         date: '2026-11-05',
@@ -185,6 +193,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
         debit: '1000.00',
         credit: '0.00',
         balance: '24300.00',
+        ...identity('Payment'),
       },
     ]);
     const fromNov2 = await call(

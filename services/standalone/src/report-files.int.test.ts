@@ -184,4 +184,70 @@ describe('report files and WhatsApp through the API', () => {
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(body).digest('hex')).toBe(entry.sha256);
   });
+
+  it('prints As of and As recorded at on stock, day-wise and cashbook files read with knownAt, with the figures then', async () => {
+    await new Promise((r) => setTimeout(r, 15));
+    const knownAt = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 15));
+    // Recorded after that moment: 5 more units, and an expense dated inside the range.
+    expect(
+      (
+        await call('POST', '/transactions/purchases', {
+          type: 'Godown',
+          purchase_date: '2026-11-03',
+          city_id: ids.city,
+          funder_id: ids.funder,
+          product_id: ids.product,
+          godown_id: ids.godown,
+          rate: 100,
+          quantity: 5,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call('POST', '/transactions/expenses', {
+          expense_date: '2026-11-04',
+          city_id: ids.city,
+          category: 'Later',
+          amount: 99,
+          paid_from_entity_type: 'Collector',
+          paid_from_entity_id: ids.collector,
+        })
+      ).status,
+    ).toBe(201);
+    await t.syncToHead();
+    const at = `asOf=2026-11-30&knownAt=${encodeURIComponent(knownAt)}`;
+    const range = `startDate=2026-11-01&endDate=2026-11-30&city_id=${ids.city}`;
+    const cashbook = `entity_type=Collector&entity_id=${ids.collector}`;
+    const pdf = async (path: string) => {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      return pdfText(Buffer.from(await res.arrayBuffer()));
+    };
+    const stamped = (text: string) => {
+      expect(text).toContain('As of: 2026-11-30');
+      expect(text).toContain(`As recorded at: ${knownAt}`);
+    };
+    const stockThen = await pdf(`/reports/stock/download/pdf?${at}`);
+    stamped(stockThen);
+    expect(stockThen).toMatch(/=cmd\|calc\s+13\.0000/);
+    expect(await pdf('/reports/stock/download/pdf')).toMatch(/=cmd\|calc\s+18\.0000/);
+    const daywiseThen = await pdf(`/reports/daywise-report/download/pdf?${range}&${at}`);
+    stamped(daywiseThen);
+    expect(daywiseThen).not.toContain('Later');
+    expect(daywiseThen).toMatch(/Net Total\s+-250\.50/);
+    expect(await pdf(`/reports/daywise-report/download/pdf?${range}`)).toMatch(/Net Total\s+-349\.50/);
+    const cashbookThen = await pdf(`/reports/cashbook-report/download/pdf?${range}&${cashbook}&${at}`);
+    stamped(cashbookThen);
+    expect(cashbookThen).toMatch(/Net Total\s+-250\.50/);
+    // The spreadsheet carries the same line.
+    const xlsx = await get(`/reports/cashbook-report/download/xlsx?${range}&${cashbook}&${at}`);
+    expect(xlsx.status).toBe(200);
+    const cells: unknown[] = [];
+    (await readXlsx(Buffer.from(await xlsx.arrayBuffer()))).eachRow((row) =>
+      cells.push(...(row.values as unknown[]).slice(1)),
+    );
+    expect(cells.some((v) => typeof v === 'string' && v.includes(`As recorded at: ${knownAt}`))).toBe(true);
+  });
 });

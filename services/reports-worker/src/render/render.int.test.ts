@@ -97,6 +97,48 @@ describe('PDF files, read back with poppler', () => {
   });
 });
 
+describe('time travel on the file', () => {
+  it('prints As of and As recorded at on the stock, day-wise and cashbook files, in both formats', async () => {
+    const params = { asOf: '2026-11-30', knownAt: '2026-11-21T10:00:00.000Z' };
+    const docs = [
+      toDocument({
+        report: 'stock',
+        params,
+        data: { Main: [{ godown_id: 'g', product_id: 'p', product_name: 'Cumin', quantity: '13.0000' }] },
+      }),
+      toDocument({
+        report: 'daywise-report',
+        params: { ...params, startDate: '2026-11-01', endDate: '2026-11-30' },
+        data: [{ date: '2026-11-03', category: 'Rent', remarks: null, type: 'Expense', amount: '1.00' }],
+      }),
+      toDocument({
+        report: 'cashbook-report',
+        params: { ...params, entity_type: 'Collector', entity_id: 'c' },
+        data: [{ date: '2026-11-03', particulars: 'Expense', cash_in: '0.00', cash_out: '1.00' }],
+      }),
+    ];
+    for (const doc of docs) {
+      expect(doc.filters, doc.report).toEqual(
+        expect.arrayContaining([
+          { label: 'As of', value: '2026-11-30' },
+          { label: 'As recorded at', value: '2026-11-21T10:00:00.000Z' },
+        ]),
+      );
+      expect(pdfText(await renderPdf(doc, meta)), doc.report).toMatch(
+        /As of: 2026-11-30\s+As recorded at: 2026-11-21T10:00:00\.000Z/,
+      );
+      const cells: unknown[] = [];
+      (await readXlsx(await renderXlsx(doc, meta))).eachRow((row) =>
+        cells.push(...(row.values as unknown[]).slice(1)),
+      );
+      expect(
+        cells.some((v) => typeof v === 'string' && v.includes('As recorded at: 2026-11-21T10:00:00.000Z')),
+        doc.report,
+      ).toBe(true);
+    }
+  });
+});
+
 describe('PDF layout', () => {
   it('wraps long text inside its column and lays right-to-left names out from the right', async () => {
     const long = 'A very long particulars text that has to wrap over more than one line in its column';

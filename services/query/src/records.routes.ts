@@ -1,0 +1,163 @@
+import { HttpError, signedIn } from '@bahi/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts';
+import { shown } from './logs.routes.ts';
+import { readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './routes.ts';
+
+type Data = Record<string, unknown>;
+
+/** One activity-log entry of a record, as /logs shows it. */
+export interface HistoryEntry {
+  id: string;
+  action_type: 'CREATE' | 'UPDATE' | 'DELETE';
+  model_name: string;
+  user: { id: string; name: string } | null;
+  old_data: Data | null;
+  new_data: Data | null;
+  created_at: string;
+}
+
+/** A record and everything the activity log knows of it: the drill-down from a report line. */
+export interface RecordHistory {
+  type: RecordType;
+  id: string;
+  /** Its latest known data: the last data written, or what a delete removed. */
+  data: Data | null;
+  deleted: boolean;
+  /** Oldest first; a purchase's or sale's returns among them. */
+  history: HistoryEntry[];
+  /** Names of the parties, products, cities and users whose ids appear in data and history. */
+  names: Record<string, string>;
+}
+
+/** The returns logged apart from their purchase or sale, found by the id they carry. */
+const RETURNS: Partial<Record<RecordType, { model: string; key: 'purchase_id' | 'sale_id' }>> = {
+  Purchase: { model: 'PurchaseReturn', key: 'purchase_id' },
+  Sale: { model: 'SaleReturn', key: 'sale_id' },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are looked up in batches well under Postgres's parameter limit. */
+const BATCH = 1000;
+
+interface LogRow {
+  id: string;
+  position: string;
+  action_type: 'CREATE' | 'UPDATE' | 'DELETE';
+  model_name: string;
+  record_id: string;
+  user_id: string | null;
+  user_name: string | null;
+  old_data: Data | null;
+  new_data: Data | null;
+  created_at: Date | string;
+}
+
+/** The record's own entries and, for a purchase or sale, its returns', oldest first. */
+async function entriesOf(deps: QueryDeps, type: RecordType, id: string): Promise<LogRow[]> {
+  const base = () =>
+    deps.readDb
+      .selectFrom('activity_log as l')
+      .leftJoin('users as u', 'u.id', 'l.user_id')
+      .select([
+        'l.id',
+        'l.position',
+        'l.action_type',
+        'l.model_name',
+        'l.record_id',
+        'l.user_id',
+        'u.name as user_name',
+        'l.old_data',
+        'l.new_data',
+        'l.created_at',
+      ]);
+  const own = base().where('l.record_id', '=', id).where('l.model_name', '=', type).execute();
+  const returns = RETURNS[type];
+  // The key is a literal, so the statement matches its index's expression (migration 2026-11-25).
+  const returned = returns
+    ? base()
+        .where('l.model_name', '=', returns.model)
+        .where(sql`l.new_data->>${sql.lit(returns.key)}`, '=', id)
+        .execute()
+    : Promise.resolve([]);
+  const rows = [...(await own), ...(await returned)];
+  return rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+}
+
+const entry = (r: LogRow): HistoryEntry => ({
+  id: r.id,
+  action_type: r.action_type,
+  model_name: r.model_name,
+  user: r.user_id && r.user_name ? { id: r.user_id, name: r.user_name } : null,
+  old_data: shown(r.old_data),
+  new_data: shown(r.new_data),
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+/** Every id-like text anywhere in these values (nested objects and lists too). */
+function idsIn(values: unknown[], found = new Set<string>()): Set<string> {
+  for (const value of values) {
+    if (typeof value === 'string') {
+      if (UUID.test(value)) found.add(value.toLowerCase());
+    } else if (value && typeof value === 'object') {
+      idsIn(Array.isArray(value) ? value : Object.values(value), found);
+    }
+  }
+  return found;
+}
+
+/** Names of the parties, products, cities and users among these ids: one query per kind and batch. */
+async function namesOf(deps: QueryDeps, ids: Set<string>): Promise<Record<string, string>> {
+  const names: Record<string, string> = {};
+  const all = [...ids];
+  for (let i = 0; i < all.length; i += BATCH) {
+    const batch = all.slice(i, i + BATCH);
+    const found = await Promise.all(
+      (['parties', 'products', 'cities', 'users'] as const).map((table) =>
+        deps.readDb.selectFrom(table).select(['id', 'name']).where('id', 'in', batch).execute(),
+      ),
+    );
+    for (const row of found.flat()) names[row.id] = row.name;
+  }
+  return names;
+}
+
+/** Builds the answer from the record's entries (its own and its returns'), oldest first. */
+async function recordHistory(deps: QueryDeps, type: RecordType, id: string, rows: LogRow[]) {
+  const own = rows.filter((r) => r.model_name === type);
+  const last = own.at(-1);
+  if (!last) throw new HttpError(404, `${type} not found.`);
+  const latest = [...own].reverse().find((r) => r.new_data !== null)?.new_data ?? last.old_data;
+  const history = rows.map(entry);
+  const data = shown(latest);
+  const ids = idsIn([data, ...history.flatMap((h) => [h.old_data, h.new_data, h.user?.id])]);
+  ids.delete(id);
+  const answer: RecordHistory = {
+    type,
+    id,
+    data,
+    deleted: last.action_type === 'DELETE',
+    history,
+    names: await namesOf(deps, ids),
+  };
+  return answer;
+}
+
+export async function registerRecordRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  /**
+   * A record a report line leads to (the line's `record`): its latest data, whether it was
+   * deleted, its whole history from the activity log, and names for the ids in them.
+   */
+  app.get<{ Params: { type: string; id: string } }>('/api/reports/records/:type/:id', async (request) => {
+    signedIn(request);
+    const { type, id } = request.params;
+    if (!isRecordType(type))
+      throw new HttpError(404, `Records are looked up by type: one of ${RECORD_TYPES.join(', ')}.`);
+    if (!UUID.test(id)) throw new HttpError(404, `${type} not found.`);
+    await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
+    const lower = id.toLowerCase();
+    return recordHistory(deps, type, lower, await entriesOf(deps, type, lower));
+  });
+}
