@@ -111,7 +111,11 @@ describe('Balances Report (spec section 2)', () => {
   it('shows the server’s message or “Failed to fetch balances report.” and empties the table', async () => {
     mockApi((call) => (call.path === '/masters/cities' ? citiesReply() : { status: 500, body: {} }));
     renderScreen('/reports/balances', <BalancesPage />);
-    expect((await screen.findByRole('alert')).textContent).toBe('Failed to fetch balances report.');
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+        'Failed to fetch balances report.',
+      ]),
+    );
     expect(screen.getByText('No funders found for the selected filters.')).toBeTruthy();
   });
 
@@ -122,7 +126,7 @@ describe('Balances Report (spec section 2)', () => {
     renderScreen(`/reports/balances?search=Dev&city_id=${SHARJAH.id}&asOf=2026-11-20`, <BalancesPage />);
     await screen.findByText('Dev');
     expect(balanceCalls(api)[0]!.query.get('asOf')).toBe('2026-11-20');
-    screen.getByText('Balances as the books stood at the end of 20 Nov 2026.');
+    screen.getByText('The books as of 20 Nov 2026, as recorded now.');
     api.fetch.mockImplementationOnce(
       async () => new Response('%PDF', { headers: { 'content-type': 'application/pdf' } }),
     );

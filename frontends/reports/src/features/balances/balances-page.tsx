@@ -117,7 +117,11 @@ export function BalancesPage() {
       <TimeTravelBar tt={tt} />
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch balances report.') : null} />
       <ErrorAlert
-        text={baseline.isError ? errorText(baseline.error, 'Failed to fetch balances report.') : null}
+        text={
+          tt.compare && baseline.isError
+            ? errorText(baseline.error, 'Failed to fetch balances report.')
+            : null
+        }
       />
       <DataTable
         label={`${tab.label} balances`}

@@ -170,7 +170,7 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
       />
       <ErrorAlert
         text={
-          baseline.isError && !unknownThen
+          tt.baseline && baseline.isError && !unknownThen
             ? errorText(baseline.error, `Failed to fetch ledger for ${type}.`)
             : null
         }
