@@ -1,11 +1,12 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAmount } from '../../packages/ui/src/format.ts';
+import { formatAmount, formatQuantity } from '../../packages/ui/src/format.ts';
 import { showDay } from '../../packages/ui/src/screen/date-text.ts';
 import { addDecimal, subtractDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
+import { pdfText, readXlsx } from '../../services/reports-worker/src/testing/readers.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { openSignedIn } from './browser.ts';
 
@@ -128,6 +129,7 @@ describe('the reports remote in Chromium, on the demo business', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const expense = await api('POST', '/transactions/expenses', {
       expense_date: `${backdated}T00:00:00.000Z`,
+      city_id: city.id,
       category: 'Backdated audit check',
       amount: '123.45',
       paid_from_entity_type: 'Collector',
@@ -232,5 +234,183 @@ describe('the reports remote in Chromium, on the demo business', () => {
     const other = page.getByRole('tab').filter({ hasNotText: city.name }).first();
     await other.click();
     expect(await page.getByLabel('Collector or Godown').inputValue()).toBe('');
+  });
+});
+
+/** A file saved through a button (or a menu item) of the screen, as the browser saved it. */
+async function saved(click: () => Promise<void>): Promise<{ name: string; body: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const path = await download.path();
+  await page.getByText('Download started successfully!').first().waitFor();
+  return { name: download.suggestedFilename(), body: await readFile(path) };
+}
+
+/** Every cell of the first sheet as text: numbers at 2 decimals with the screen's grouping. */
+async function xlsxTexts(body: Buffer): Promise<string[]> {
+  const sheet = await readXlsx(body);
+  const out: string[] = [];
+  sheet.eachRow((row) =>
+    row.eachCell((cell) => {
+      const v = cell.value;
+      if (typeof v === 'number')
+        out.push(formatAmount(v.toFixed(2)), formatAmount(v.toFixed(4)).slice(0, -2));
+      else if (v instanceof Date) out.push(v.toISOString().slice(0, 10));
+      else if (v !== null && v !== undefined)
+        out.push(
+          String(typeof v === 'object' && 'richText' in v ? v.richText.map((t) => t.text).join('') : v),
+        );
+    }),
+  );
+  return out;
+}
+
+/**
+ * The PDF and the Excel file of the report on screen, through its buttons (or its 'Download'
+ * menu): each file is named `name` and carries every text the screen shows in `expected`.
+ */
+async function checkFiles(name: RegExp, expected: string[], compact = false) {
+  const click = (label: 'PDF' | 'Excel') => async () => {
+    if (compact) {
+      await page.getByRole('button', { name: 'Download', exact: true }).click();
+      await page.getByRole('menuitem', { name: label }).click();
+    } else await page.getByRole('button', { name: `Download ${label}` }).click();
+  };
+  const pdf = await saved(click('PDF'));
+  expect(pdf.name).toMatch(new RegExp(`^${name.source}\\.pdf$`));
+  const text = pdfText(pdf.body).replace(/\s+/g, ' ');
+  for (const t of expected) expect(text, `PDF ${pdf.name}`).toContain(t);
+  const xlsx = await saved(click('Excel'));
+  expect(xlsx.name).toMatch(new RegExp(`^${name.source}\\.xlsx$`));
+  const cells = await xlsxTexts(xlsx.body);
+  for (const t of expected)
+    expect(
+      cells.some((c) => c.includes(t)),
+      `XLSX ${xlsx.name}: ${t}`,
+    ).toBe(true);
+}
+
+/** A table's body rows as their cells' texts. */
+async function cells(table: Locator): Promise<string[][]> {
+  return table
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+    );
+}
+
+describe('each report: the screen equals its endpoint, and its files equal the screen', () => {
+  it('Balances: current balances equal the endpoint; PDF and Excel carry them', async () => {
+    await page.goto(url('/reports/balances'));
+    await heading('Balances Report').waitFor();
+    const api1 = await api('GET', '/reports/balances?page=1&limit=10');
+    for (const [tab, key] of [
+      ['Funders', 'funders'],
+      ['Collectors', 'collectors'],
+    ] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      const table = page.getByRole('table', { name: `${tab} balances` });
+      const first = api1[key].data[0];
+      await table.getByRole('row').filter({ hasText: first.name }).first().waitFor();
+      const rows = await cells(table);
+      expect(rows.length).toBe(api1[key].data.length);
+      for (const [i, p] of api1[key].data.entries()) {
+        expect(rows[i]![0]).toBe(p.name);
+        expect(rows[i]![3]).toContain(formatAmount(addDecimal(p.opening_balance, p.balance.amount, 2)));
+      }
+    }
+    const f = api1.collectors.data[0];
+    await checkFiles(/balances_report/, [
+      f.name,
+      formatAmount(addDecimal(f.opening_balance, f.balance.amount, 2)),
+    ]);
+  });
+
+  it('Stock: every card equals the endpoint; PDF and Excel carry the quantities', async () => {
+    await page.goto(url('/reports/stock'));
+    await heading('Stock Report').waitFor();
+    const stock = await api('GET', '/reports/stock');
+    const names = Object.keys(stock);
+    expect(names.length).toBeGreaterThan(0);
+    const expected: string[] = [];
+    for (const name of names) {
+      const region = page.getByRole('region', { name, exact: true });
+      for (const r of stock[name]) {
+        const row = region.getByRole('row').filter({ hasText: r.product_name });
+        await expect.poll(() => row.first().textContent()).toContain(formatQuantity(r.quantity));
+        expected.push(r.product_name);
+      }
+    }
+    await checkFiles(/stock_report/, [names[0]!, ...new Set(expected)]);
+  });
+
+  it('Payments: the city’s rows equal the endpoint; PDF and Excel carry them', async () => {
+    await page.goto(url('/reports/payments'));
+    await heading('Payments Report').waitFor();
+    await page.getByRole('tab', { name: city.name }).click();
+    const list = await api('GET', `/reports/payments?page=1&limit=15&city_id=${city.id}`);
+    expect(list.totalItems).toBeGreaterThan(0);
+    const table = page.getByRole('table', { name: 'Payments' });
+    await expect.poll(async () => (await cells(table)).length).toBe(list.data.length);
+    const rows = await cells(table);
+    const p = list.data[0];
+    expect(rows[0]!.join(' ')).toContain(formatAmount(p.amount));
+    expect(rows[0]![1]).toBe(p.related_entity_type === 'Funder' ? 'Payment To' : 'Payment From');
+    await checkFiles(/payments_report.*/, [formatAmount(p.amount)]);
+  });
+
+  it('Salary Payments: the city’s rows equal the endpoint; PDF and Excel carry them', async () => {
+    await page.goto(url('/reports/salary-report'));
+    await heading('Salary Payments Report').waitFor();
+    await page.getByRole('tab', { name: city.name }).click();
+    const list = await api('GET', `/reports/salary-report?page=1&limit=15&city_id=${city.id}`);
+    expect(list.totalItems).toBeGreaterThan(0);
+    const table = page.getByRole('table', { name: 'Salary payments' });
+    await expect.poll(async () => (await cells(table)).length).toBe(list.data.length);
+    const rows = await cells(table);
+    expect(rows[0]!.join(' ')).toContain(formatAmount(list.data[0].amount));
+    await checkFiles(/salary.*/, [formatAmount(list.data[0].amount)]);
+  });
+
+  it('Ledger, day-wise and cashbook files carry the figures on screen', async () => {
+    await page.goto(url(`/reports/ledger/Collector/${collector.id}`));
+    await heading(`Ledger: ${collector.name}`).waitFor();
+    const ledger = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+    await expect
+      .poll(() => card('Closing Balance').textContent())
+      .toContain(formatAmount(ledger.closingBalance));
+    await checkFiles(/.*ledger.*/i, [formatAmount(ledger.closingBalance), formatAmount(ledger.totalDebit)]);
+
+    const day = new Date().toISOString().slice(0, 10);
+    const start = `${day.slice(0, 8)}01`;
+    await page.goto(url(`/financials/daywise-report?tab=${city.id}&startDate=${start}&endDate=${day}`));
+    const table = page.getByRole('table', { name: 'Day-wise report' });
+    const net = table.getByRole('row').filter({ hasText: /^Net Total/ });
+    await net.waitFor();
+    const netText = ((await net.textContent()) ?? '').replace('Net Total', '');
+    const rows = await api(
+      'GET',
+      `/reports/daywise-report?startDate=${start}&endDate=${day}&city_id=${city.id}`,
+    );
+    const signed = rows.map((r: { type: string; amount: string }) =>
+      r.type === 'Income' ? r.amount : `-${r.amount}`,
+    );
+    expect(netText).toBe(formatAmount(sum(signed)));
+    await checkFiles(new RegExp(`daywise_report_${start}_to_${day}`), [netText], true);
+
+    await page.goto(
+      url(
+        `/financials/cashbook-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}&entity=Collector.${collector.id}`,
+      ),
+    );
+    const book = page.getByRole('table', { name: 'Cashbook' });
+    const total = book.getByRole('row').filter({ hasText: /^Total/ });
+    await total.waitFor();
+    const cashNet = (
+      (await book
+        .getByRole('row')
+        .filter({ hasText: /^Net Total/ })
+        .textContent()) ?? ''
+    ).replace('Net Total', '');
+    await checkFiles(/cashbook.*/, [cashNet]);
   });
 });

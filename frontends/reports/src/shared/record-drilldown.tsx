@@ -1,5 +1,5 @@
 import { ErrorAlert, errorText, useNavigate, useSearchParams } from '@bahi/ui';
-import { useQuery } from '@bahi/ui/screen';
+import { showDay, useQuery } from '@bahi/ui/screen';
 import {
   Badge,
   Button,
@@ -43,7 +43,12 @@ export function fieldLabel(key: string): string {
 export function fieldValue(value: unknown, names: Record<string, string>): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'string') return names[value] ?? value;
+  if (typeof value === 'string') {
+    if (names[value]) return names[value];
+    // A business date (or its ISO midnight) as the app shows dates.
+    if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return showDay(value.slice(0, 10));
+    return value;
+  }
   if (typeof value === 'number') return String(value);
   return JSON.stringify(value);
 }
