@@ -1,6 +1,6 @@
 import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
-import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
+import { Button, Field, Link, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
@@ -90,9 +90,13 @@ export function CashbookPage() {
       header: 'Particulars',
       render: (r) =>
         r.record ? (
-          <Button appearance="transparent" size="small" onClick={() => openRecord(r.record!)}>
+          <Link
+            as="button"
+            onClick={() => openRecord(r.record!)}
+            aria-label={`${r.particulars} of ${showDay(r.date)}: open the record`}
+          >
             {r.particulars}
-          </Button>
+          </Link>
         ) : (
           r.particulars
         ),

@@ -1,6 +1,15 @@
 import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
-import { Button, Field, Input, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Field,
+  Input,
+  Link,
+  makeStyles,
+  mergeClasses,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { MARK_TEXT, type Mark, markRecords } from '../../shared/compare.ts';
@@ -99,9 +108,13 @@ export function DaywisePage() {
       header: 'Category',
       render: (r) =>
         r.record ? (
-          <Button appearance="transparent" size="small" onClick={() => openRecord(r.record!)}>
+          <Link
+            as="button"
+            onClick={() => openRecord(r.record!)}
+            aria-label={`${r.category} of ${showDay(r.date)}: open the record`}
+          >
             {r.category}
-          </Button>
+          </Link>
         ) : (
           r.category
         ),
