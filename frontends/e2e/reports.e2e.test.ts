@@ -9,6 +9,7 @@ import { addDecimal, subtractDecimal } from '../../packages/ui/src/screen/decima
 import { pdfText, readXlsx } from '../../services/reports-worker/src/testing/readers.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { openSignedIn } from './browser.ts';
+import { scriptsLoaded } from './budget.ts';
 
 /**
  * The reports remote driven as an auditor drives it, on the demo business (BAHI_DEMO=1): every
@@ -74,6 +75,30 @@ afterAll(async () => {
 });
 
 describe('the reports remote in Chromium, on the demo business', () => {
+  it('loads its first screen within the remote budget (from the dashboard, as the shell measures)', async () => {
+    const go = (path: string) =>
+      page.evaluate((to) => {
+        window.history.pushState({}, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, path);
+    const first = await scriptsLoaded(page, async () => {
+      await go('/reports/balances');
+      await page.getByRole('table', { name: 'Funders balances' }).getByRole('row').nth(1).waitFor();
+    });
+    const ledger = await scriptsLoaded(page, async () => {
+      await go(`/reports/ledger/Collector/${collector.id}`);
+      await page
+        .getByRole('table', { name: `Ledger of ${collector.name}` })
+        .getByRole('row')
+        .nth(1)
+        .waitFor();
+    });
+    console.log(
+      `reports first screen (Balances): ${first.kb.toFixed(1)} kB gzip; then the Ledger: +${ledger.kb.toFixed(1)} kB`,
+    );
+    expect(first.kb).toBeLessThanOrEqual(150);
+  });
+
   it('Ledger: the four figures equal the endpoint; filtered by dates it opens at the balance before the start date', async () => {
     // From the collectors list, as a person does: the name is the ledger's link.
     await page.goto(url(`/masters/collectors?search=${encodeURIComponent(collector.name)}`));
