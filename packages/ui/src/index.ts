@@ -5,6 +5,7 @@ export * from './city-tabs.tsx';
 export * from './data-table.tsx';
 export * from './dialogs.tsx';
 export * from './error-alert.tsx';
+export * from './files.ts';
 export * from './format.ts';
 export { handleFormKeyDown } from './keyboard.ts';
 export * from './lazy-named.ts';

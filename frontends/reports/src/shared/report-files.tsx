@@ -8,6 +8,7 @@ import {
   FormDialog,
   lazyNamed,
   type Query,
+  saveFile,
   useSnackbar,
 } from '@bahi/ui';
 import { useMutation } from '@bahi/ui/screen';
@@ -55,21 +56,6 @@ export function filtersOf(params: Query | undefined): Query {
     out[key] = value;
   }
   return out;
-}
-
-/** Saves a file the browser holds: an object URL and a temporary <a download>. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // The download has its own reference by now; the URL is let go a little later for slow browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const samePath = (a: string, b: string) => {

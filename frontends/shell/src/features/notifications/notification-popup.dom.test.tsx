@@ -95,4 +95,34 @@ describe('notification popup', () => {
     await waitFor(() => expect(screen.queryByTestId('unread-badge')).toBeNull());
     expect(screen.queryByRole('button', { name: 'Mark all as read' })).toBeNull();
   });
+
+  it("a 'Report ready' link is a file: fetched with the token and saved, not navigated to", async () => {
+    const ready = note({ title: 'Report ready', link: '/api/reports/files/abc123' });
+    list = { notifications: [ready], unreadCount: 1 };
+    const inner = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url, init) =>
+      String(url) === '/api/reports/files/abc123'
+        ? new Response('%PDF', {
+            status: 200,
+            headers: {
+              'content-type': 'application/pdf',
+              'content-disposition': 'attachment; filename="ledger.pdf"',
+            },
+          })
+        : inner(url, init),
+    );
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    renderAt('/', <NotificationBell />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Unread: Report ready' }));
+    await waitFor(() => expect(saved).toEqual(['ledger.pdf']));
+    expect(screen.getByTestId('where').textContent).toBe('/');
+    click.mockRestore();
+  });
 });

@@ -1,4 +1,4 @@
-import { RouterLink } from '@bahi/ui';
+import { followLink, RouterLink } from '@bahi/ui';
 import {
   Button,
   CounterBadge,
@@ -104,7 +104,7 @@ export function NotificationBell() {
                   await read(n);
                   if (n.link) {
                     setOpen(false);
-                    navigate(n.link);
+                    await followLink(n.link, navigate);
                   }
                 }}
               />

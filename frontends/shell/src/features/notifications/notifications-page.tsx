@@ -1,4 +1,4 @@
-import { Page } from '@bahi/ui';
+import { followLink, Page } from '@bahi/ui';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { useNavigate } from 'react-router';
 import { NotificationItem } from './notification-item.tsx';
@@ -39,7 +39,7 @@ export function NotificationsPage() {
               notification={n}
               onClick={async () => {
                 await read(n);
-                if (n.link) navigate(n.link);
+                if (n.link) await followLink(n.link, navigate);
               }}
             />
           ))
