@@ -184,6 +184,12 @@ describe('the reports remote in Chromium, on the demo business', () => {
     );
     await expect.poll(() => totalRow.textContent()).toContain(formatAmount(expenses(before)));
     expect(await table.getByRole('row').filter({ hasText: 'Backdated audit check' }).count()).toBe(0);
+    // The files of the report as known then say so, and carry its figures then.
+    await checkFiles(
+      new RegExp(`daywise_report_${start}_to_${end}`),
+      ['As recorded at', formatAmount(expenses(before))],
+      true,
+    );
     const knownThen = await api('GET', `/reports/daywise-report?${range}&knownAt=${encodeURIComponent(T)}`);
     expect(knownThen).toEqual(before.map((r: object, i: number) => ({ ...r, ...knownThen[i] })));
     expect(knownThen.length).toBe(before.length);
