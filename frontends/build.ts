@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const REPO = dirname(ROOT);
@@ -71,6 +71,32 @@ async function isFresh(name: string, hash: string): Promise<boolean> {
   }
 }
 
+/** What is worth compressing: text the browser fetches. */
+const COMPRESSIBLE = /\.(js|css|html|json|svg|map|txt)$/;
+
+/**
+ * Brotli and gzip copies of every text asset beside it (`x.js.br`, `x.js.gz`), made once at
+ * build time at the highest levels, so the standalone server sends them as they are
+ * (@fastify/static `preCompressed`) instead of 782 kB of uncompressed JavaScript.
+ */
+async function precompress(dist: string): Promise<void> {
+  for await (const file of files(dist)) {
+    if (!COMPRESSIBLE.test(file)) continue;
+    const body = await readFile(file);
+    if (body.length < 512) continue;
+    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+    await writeFile(
+      `${file}.br`,
+      brotliCompressSync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+    );
+  }
+}
+
 const gzipKb = async (file: string) => gzipSync(await readFile(file), { level: 9 }).length / 1024;
 
 async function jsFiles(dir: string): Promise<string[]> {
@@ -123,6 +149,7 @@ export async function buildFrontends(options: { force?: boolean; quiet?: boolean
     if (run.status !== 0) {
       throw new Error(`frontends: building ${name} failed\n${run.stdout ?? ''}${run.stderr ?? ''}`);
     }
+    await precompress(join(cwd, 'dist'));
     await writeFile(join(cwd, 'dist', STAMP), JSON.stringify({ hash, builtAt: new Date().toISOString() }));
     log(`frontends: built ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

@@ -24,8 +24,20 @@ describe('errorText (spec section 8)', () => {
     });
     expect(errorText(e, 'An unexpected error occurred.')).toBe('Name is required, Rate must be positive');
   });
-  it('otherwise the client error message (a network failure)', () => {
-    expect(errorText(new TypeError('Failed to fetch'), 'Failed to fetch users.')).toBe('Failed to fetch');
+  it('otherwise the client error message, but a network failure gets the fallback, not the browser’s words', () => {
+    expect(errorText(new TypeError('Failed to fetch'), 'Failed to fetch users.')).toBe(
+      'Failed to fetch users.',
+    );
+    expect(
+      errorText(
+        new TypeError('NetworkError when attempting to fetch resource.'),
+        'Failed to load dashboard data.',
+      ),
+    ).toBe('Failed to load dashboard data.');
+    expect(errorText(new TypeError('Load failed'))).toBe('An unknown error occurred.');
+    expect(errorText(new Error('The report is too large.'), 'Failed to fetch users.')).toBe(
+      'The report is too large.',
+    );
   });
   it('otherwise the screen fallback, and last the unknown-error text', () => {
     expect(errorText(new ApiError(500, undefined), 'Failed to fetch users.')).toBe('Failed to fetch users.');

@@ -185,10 +185,14 @@ export async function download(path: string, query?: Query, signal?: AbortSignal
 
 export const UNKNOWN_ERROR = 'An unknown error occurred.';
 
+/** fetch's failure to reach the server at all (no answer), in any browser's words. */
+export const isNetworkFailure = (error: unknown): boolean =>
+  error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
+
 /**
  * The text an error alert shows (spec section 8): the server's message; otherwise the joined
- * msg values of its errors list; otherwise the client error's own message (a network
- * failure); otherwise the screen's fallback text, and last 'An unknown error occurred.'
+ * msg values of its errors list; otherwise the client error's own message, but for a network
+ * failure (no answer at all) the screen's fallback text; last 'An unknown error occurred.'
  */
 export function errorText(error: unknown, fallback: string = UNKNOWN_ERROR): string {
   if (error instanceof ApiError) {
@@ -199,6 +203,10 @@ export function errorText(error: unknown, fallback: string = UNKNOWN_ERROR): str
       if (msgs.length) return msgs.join(', ');
     }
   }
+  // A request that never reached the server: the browser's own words ('Failed to fetch',
+  // 'NetworkError when attempting to fetch resource.', 'Load failed') say nothing to staff; the
+  // screen's fallback text does (issue #18).
+  if (isNetworkFailure(error)) return fallback || UNKNOWN_ERROR;
   if (error instanceof Error && error.message) return error.message;
   if (typeof error === 'string' && error) return error;
   return fallback || UNKNOWN_ERROR;

@@ -6,10 +6,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export const REMOTES = ['masters', 'transactions', 'reports'] as const;
 
-const NO_CACHE = /(^|\/)(index\.html|mf-manifest\.json|remoteEntry\.js)$/;
+// The file served may be the precompressed copy (x.js.br, x.js.gz).
+const NO_CACHE = /(^|\/)(index\.html|mf-manifest\.json|remoteEntry\.js)(\.br|\.gz)?$/;
 
 /**
- * Serves the built frontends: the shell (host) at /, each remote under /remotes/<name>/.
+ * Serves the built frontends: the shell (host) at /, each remote under /remotes/<name>/, each
+ * asset as its precompressed brotli or gzip copy when the browser accepts one.
  * Page paths without a file fall back to the shell's index.html (client-side routes).
  * Before the frontends are built, a placeholder page says what is running.
  */
@@ -23,7 +25,13 @@ export async function registerFrontends(
     reply.header('Cache-Control', NO_CACHE.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');
   };
   if (built) {
-    await app.register(fastifyStatic, { root: shellDist, prefix: '/', wildcard: true, setHeaders });
+    await app.register(fastifyStatic, {
+      root: shellDist,
+      prefix: '/',
+      wildcard: true,
+      preCompressed: true,
+      setHeaders,
+    });
   }
   for (const remote of REMOTES) {
     const dist = resolve(frontendsDir, remote, 'dist');
@@ -33,6 +41,9 @@ export async function registerFrontends(
       prefix: `/remotes/${remote}/`,
       decorateReply: false,
       wildcard: true,
+      // The build writes brotli and gzip copies beside each asset (frontends/build.ts): sent as
+      // they are to a browser that accepts them, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders,
     });
   }
