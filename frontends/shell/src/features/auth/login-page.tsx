@@ -1,6 +1,6 @@
 import { ErrorAlert, errorText, Panel, useSession } from '@bahi/ui';
 import { Button, Field, Input, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 
 export const LOGIN_CARD_MAX_WIDTH = 400;
 
@@ -14,7 +14,13 @@ const useStyles = makeStyles({
     boxSizing: 'border-box',
     backgroundColor: tokens.colorNeutralBackground3,
   },
-  card: { width: '100%', maxWidth: `${LOGIN_CARD_MAX_WIDTH}px`, padding: tokens.spacingHorizontalXXL },
+  // At most 400 px as drawn, padding included (spec section 9).
+  card: {
+    width: '100%',
+    maxWidth: `${LOGIN_CARD_MAX_WIDTH}px`,
+    padding: tokens.spacingHorizontalXXL,
+    boxSizing: 'border-box',
+  },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
@@ -27,6 +33,9 @@ export function LoginPage() {
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The email field has the focus on load: staff type at once.
+  const emailRef = useRef<HTMLInputElement>(null);
+  useEffect(() => emailRef.current?.focus(), []);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
@@ -55,6 +64,7 @@ export function LoginPage() {
             validationMessage={touched && !email.trim() ? 'Email is required' : undefined}
           >
             <Input
+              ref={emailRef}
               type="email"
               autoComplete="username"
               value={email}
