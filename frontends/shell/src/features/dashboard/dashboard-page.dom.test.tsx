@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../testing/render.tsx';
 import type { ActivityEntry, DashboardSummary } from './api.ts';
@@ -70,6 +70,30 @@ describe('dashboard', () => {
     expect(height('expense')).toBeGreaterThan(height('income') / 4);
     const empty = container.querySelector('[data-day="2026-11-06"] [data-kind="income"]');
     expect(Number(empty?.getAttribute('height'))).toBe(0);
+  });
+
+  it('reads a day by keyboard: one tab stop on the last day, arrows and Home move, the tooltip shows its figures', async () => {
+    fetchMock.mockImplementation(async (url) =>
+      String(url).includes('dashboard-summary') ? json(200, summary) : json(200, []),
+    );
+    const { container } = renderAt('/', <DashboardPage />);
+    await screen.findByText('12,34,567.89');
+    const focusable = container.querySelectorAll('[data-day][tabindex="0"]');
+    expect([...focusable].map((g) => g.getAttribute('data-day'))).toEqual(['2026-11-30']);
+    (focusable[0] as SVGGElement).focus();
+    expect((await screen.findByRole('tooltip')).textContent).toBe(
+      '30 Nov 2026Income: 0.00 INRExpense: 0.00 INR',
+    );
+    fireEvent.keyDown(focusable[0]!, { key: 'Home' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-11-05');
+    expect(screen.getByRole('tooltip').textContent).toBe('5 Nov 2026Income: 1,000.00 INRExpense: 10.00 INR');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe(
+      '5 Nov 2026: income 1,000.00 INR, expense 10.00 INR',
+    );
   });
 
   it('says when there is no recent activity, and shows the error text when loading fails', async () => {

@@ -15,13 +15,20 @@ const CARDS: { key: keyof Omit<DashboardSummary, 'dailyIncomeExpense'>; title: s
 const useStyles = makeStyles({
   cards: {
     display: 'grid',
-    gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
+    // One card a row on a phone: a crore in 28 px type needs about 220 px.
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 220px), 1fr))',
     gap: tokens.spacingHorizontalL,
   },
   value: {
     fontSize: tokens.fontSizeHero700,
+    lineHeight: tokens.lineHeightHero700,
     fontWeight: tokens.fontWeightSemibold,
-    overflowWrap: 'anywhere',
+    fontVariantNumeric: 'tabular-nums',
+    // A figure never breaks inside the number; a very long one gets smaller type instead.
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    '@media (max-width: 480px)': { fontSize: tokens.fontSizeBase600, lineHeight: tokens.lineHeightBase600 },
   },
   lower: {
     display: 'grid',

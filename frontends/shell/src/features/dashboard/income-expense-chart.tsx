@@ -3,10 +3,18 @@ import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Group } from '@visx/group';
 import { Bar } from '@visx/shape';
 import { useTooltip } from '@visx/tooltip';
-import type { MouseEvent } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 
-const WIDTH = 900;
 const HEIGHT = 260;
+/** A day label needs about this much room; closer bars label every n-th day. */
+const LABEL_PX = 24;
 const MARGIN = { top: 10, right: 8, bottom: 24, left: 8 };
 
 export interface DayTotals {
@@ -16,19 +24,47 @@ export interface DayTotals {
 }
 
 const useStyles = makeStyles({
-  wrap: { position: 'relative', width: '100%' },
-  svg: { display: 'block', width: '100%', height: 'auto' },
+  wrap: { position: 'relative', width: '100%', margin: 0 },
+  svg: { display: 'block', width: '100%', height: 'auto', overflow: 'visible' },
+  bar: {
+    outlineStyle: 'none',
+    ':focus-visible > rect:first-child': { stroke: tokens.colorStrokeFocus2, strokeWidth: '2px' },
+  },
   legend: { display: 'flex', gap: tokens.spacingHorizontalL, marginTop: tokens.spacingVerticalS },
   swatch: { display: 'inline-block', width: '12px', height: '12px', borderRadius: '2px', marginRight: '6px' },
 });
 
+/** '24 Nov 2026' from '2026-11-24'. */
+const dayText = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
 /**
  * Income (green) against expense (red) per day, bars on a log scale so a small day stays
- * visible beside a big one; each pair labelled with the day of month.
+ * visible beside a big one; each pair labelled with the day of month (every n-th day where the
+ * bars are narrow, on a phone). Hovering a day, or focusing it (Tab to the chart, then the
+ * arrow keys, Home and End), shows its date, income and expense.
  */
 export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
   const styles = useStyles();
   const tip = useTooltip<DayTotals>();
+  const wrap = useRef<HTMLElement>(null);
+  // Drawn at the width it has, so the labels' 11 px stay 11 px on a phone.
+  const [WIDTH, setWidth] = useState(900);
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const measure = () => setWidth(Math.max(240, Math.round(el.clientWidth) || 900));
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    observer?.observe(el);
+    return () => observer?.disconnect();
+  }, []);
+  const [active, setActive] = useState(Math.max(0, days.length - 1));
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const max = Math.max(1, ...days.flatMap((d) => [Number(d.income), Number(d.expense)]));
@@ -50,27 +86,60 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
       tooltipTop: box ? e.clientY - box.top : 0,
     });
   };
+  // Keyboard: the tooltip sits above the focused day's bars.
+  const focus = (d: DayTotals, i: number) => (e: FocusEvent<SVGGElement>) => {
+    setActive(i);
+    const svg = e.currentTarget.ownerSVGElement;
+    const box = svg?.getBoundingClientRect();
+    const bar = e.currentTarget.getBoundingClientRect();
+    tip.showTooltip({
+      tooltipData: d,
+      tooltipLeft: box ? bar.left - box.left + bar.width / 2 : 0,
+      tooltipTop: box ? Math.max(0, bar.top - box.top + 10) : 0,
+    });
+  };
+  const move = (e: KeyboardEvent<SVGGElement>) => {
+    const to =
+      e.key === 'ArrowRight'
+        ? active + 1
+        : e.key === 'ArrowLeft'
+          ? active - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? days.length - 1
+              : null;
+    if (to === null) return;
+    e.preventDefault();
+    const next = Math.min(days.length - 1, Math.max(0, to));
+    setActive(next);
+    (e.currentTarget.parentElement?.children[next + 1] as SVGGElement | undefined)?.focus();
+  };
+  const labelEvery = Math.max(1, Math.ceil(LABEL_PX / Math.max(1, step)));
   return (
-    <div className={styles.wrap}>
-      <svg
-        className={styles.svg}
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label="Income vs. expense for each of the last 30 days"
-      >
+    <figure className={styles.wrap} ref={wrap} aria-label="Income vs. expense for each of the last 30 days">
+      <svg className={styles.svg} viewBox={`0 0 ${WIDTH} ${HEIGHT}`}>
+        <title>Income and expense per day; focus a day for its figures</title>
         <Group left={MARGIN.left} top={MARGIN.top}>
           <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke={tokens.colorNeutralStroke1} />
           {days.map((d, i) => {
             const x0 = bandX(i);
             const label = String(Number(d.day.slice(8, 10)));
+            const labelled = i % labelEvery === (days.length - 1) % labelEvery;
             return (
-              // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: a pointer-only tooltip; the figures are in the label
+              // One tab stop for the chart; the arrow keys move between days (a roving tab index).
+              // biome-ignore lint/a11y/useSemanticElements: an SVG bar group has no HTML element to be
               <g
                 key={d.day}
-                role="img"
-                aria-label={`${d.day}: income ${formatAmount(d.income)}, expense ${formatAmount(d.expense)}`}
+                role="button"
+                tabIndex={i === active ? 0 : -1}
+                className={styles.bar}
+                aria-label={`${dayText(d.day)}: income ${formatAmount(d.income)} INR, expense ${formatAmount(d.expense)} INR`}
                 onMouseMove={show(d)}
                 onMouseLeave={tip.hideTooltip}
+                onFocus={focus(d, i)}
+                onBlur={tip.hideTooltip}
+                onKeyDown={move}
                 data-day={d.day}
               >
                 <rect x={x0} y={0} width={band} height={innerH} fill="transparent" />
@@ -91,6 +160,7 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
                   data-kind="expense"
                 />
                 <text
+                  visibility={labelled ? 'visible' : 'hidden'}
                   x={x0 + half}
                   y={innerH + 16}
                   textAnchor="middle"
@@ -111,7 +181,8 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
             position: 'absolute',
             left: Math.min((tip.tooltipLeft ?? 0) + 12, 10_000),
             top: (tip.tooltipTop ?? 0) + 12,
-            transform: (tip.tooltipLeft ?? 0) > 500 ? 'translateX(calc(-100% - 24px))' : undefined,
+            transform: (tip.tooltipLeft ?? 0) > WIDTH / 2 ? 'translateX(calc(-100% - 24px))' : undefined,
+            zIndex: 1,
             whiteSpace: 'nowrap',
             background: tokens.colorNeutralBackground1,
             color: tokens.colorNeutralForeground1,
@@ -124,10 +195,10 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
           }}
         >
           <div>
-            <strong>{tip.tooltipData.day}</strong>
+            <strong>{dayText(tip.tooltipData.day)}</strong>
           </div>
-          <div>Income: {formatAmount(tip.tooltipData.income)}</div>
-          <div>Expense: {formatAmount(tip.tooltipData.expense)}</div>
+          <div>Income: {formatAmount(tip.tooltipData.income)} INR</div>
+          <div>Expense: {formatAmount(tip.tooltipData.expense)} INR</div>
         </div>
       ) : null}
       <div className={styles.legend}>
@@ -141,6 +212,6 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
         </Text>
         <Text size={200}>Bar heights on a logarithmic scale</Text>
       </div>
-    </div>
+    </figure>
   );
 }
