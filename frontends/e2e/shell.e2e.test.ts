@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { generateLicenseKeys, issueLicense, type LicenseClaims } from '@bahi/server-kit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount } from '../../packages/ui/src/format.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { BUDGET_KB } from '../build.ts';
 import { openBrowser } from './browser.ts';
@@ -303,6 +304,104 @@ describe('the shell in Chromium', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
     await page.evaluate(() => localStorage.setItem('bahi.theme', 'dark'));
+  });
+
+  it('on a phone (390 px) no two texts of a table row overlap, on every shell screen with a table', async () => {
+    // Something in each table: an activity log entry and a custom field.
+    await app.call('POST', '/masters/custom-fields', {
+      name: 'Lorry number with a long name',
+      type: 'SELECT',
+      is_required: true,
+      options: ['MH-04-AB-1234', 'GJ-05-CD-5678'],
+      entity_types: ['Purchase', 'Sale', 'PurchaseReturn', 'SaleReturn'],
+    });
+    await app.syncToHead();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overlaps: string[] = [];
+    for (const [path, title] of [
+      ['/settings/users', 'User Management'],
+      ['/settings/activity-log', 'Activity Log'],
+      ['/settings/custom-fields', 'Transaction Custom Fields'],
+    ] as const) {
+      await page.goto(url(path));
+      await heading(title).waitFor();
+      await page.locator('main table tbody tr td').first().waitFor();
+      // Every text's boxes, per cell; two boxes of different cells of one row must not intersect.
+      const found = await page.evaluate(`(() => {
+        const out = [];
+        for (const tr of document.querySelectorAll('main table tr')) {
+          const boxes = [];
+          for (const cell of tr.children) {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              if (!n.textContent.trim()) continue;
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              for (const b of range.getClientRects()) boxes.push({ cell, text: n.textContent.trim(), b });
+            }
+          }
+          for (let i = 0; i < boxes.length; i++)
+            for (let j = i + 1; j < boxes.length; j++) {
+              const [x, y] = [boxes[i], boxes[j]];
+              if (x.cell === y.cell) continue;
+              const w = Math.min(x.b.right, y.b.right) - Math.max(x.b.left, y.b.left);
+              const h = Math.min(x.b.bottom, y.b.bottom) - Math.max(x.b.top, y.b.top);
+              if (w > 1 && h > 1) out.push(x.text + ' / ' + y.text);
+            }
+        }
+        return out;
+      })()`);
+      for (const o of found as string[]) overlaps.push(`${path}: ${o}`);
+      await shot(`${path.split('/').at(-1)}-390px`, 'dark');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(overlaps).toEqual([]);
+  });
+
+  it('reads the chart’s figures for a day by keyboard focus, as the endpoint gives them', async () => {
+    await page.goto(url('/'));
+    await heading('Dashboard').waitFor();
+    const summary = (await app.call('GET', '/reports/dashboard-summary')).body;
+    const chart = page.getByRole('figure', { name: 'Income vs. expense for each of the last 30 days' });
+    const days = chart.locator('[data-day]');
+    await days.first().waitFor();
+    // One tab stop: the last day; Home goes to the first, the arrows move day by day.
+    await chart.locator('[data-day][tabindex="0"]').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    const day = summary.dailyIncomeExpense[1];
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-day'))).toBe(day.day);
+    const tip = await page.getByRole('tooltip').textContent();
+    expect(tip).toContain(`Income: ${formatAmount(day.income)} INR`);
+    expect(tip).toContain(`Expense: ${formatAmount(day.expense)} INR`);
+  });
+
+  it('the standalone first page costs at most 250 kB on the wire (precompressed assets)', async () => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    let bytes = 0;
+    const encodings = new Set<string>();
+    cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
+      bytes += e.encodedDataLength;
+    });
+    cdp.on(
+      'Network.responseReceived',
+      (e: { response: { url: string; headers: Record<string, string> } }) => {
+        if (e.response.url.endsWith('.js')) encodings.add(e.response.headers['content-encoding'] ?? 'none');
+      },
+    );
+    await cdp.send('Network.enable');
+    await page.goto(url('/'));
+    await heading('Dashboard').waitFor();
+    await page.locator('[data-day]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+    await cdp.detach();
+    console.log(
+      `standalone first page on the wire: ${(bytes / 1024).toFixed(1)} kB (JS encodings: ${[...encodings]})`,
+    );
+    expect([...encodings]).toEqual(['br']);
+    expect(bytes / 1024).toBeLessThanOrEqual(250);
   });
 
   it('follows the license live: invalid blocks the app, a good one lets it back in, Retry shows the expired banner', async () => {

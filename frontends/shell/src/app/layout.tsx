@@ -18,7 +18,8 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground1,
   },
   top: { gridColumn: '1 / -1' },
-  banner: { gridColumn: '1 / -1' },
+  // Under the drawer's backdrop on a phone, like the rest of the page.
+  banner: { gridColumn: '1 / -1', position: 'relative', zIndex: 0 },
   side: {
     gridRow: 3,
     minHeight: 0,
@@ -29,13 +30,14 @@ const useStyles = makeStyles({
       left: 0,
       zIndex: 10,
       transform: 'translateX(-100%)',
-      transitionProperty: 'transform',
+      // Closed, it is out of sight entirely: no shadow at the screen's edge, no tab stops.
+      visibility: 'hidden',
+      transitionProperty: 'transform, visibility',
       transitionDuration: tokens.durationNormal,
       '@media (prefers-reduced-motion: reduce)': { transitionDuration: '0s' },
-      boxShadow: tokens.shadow16,
     },
   },
-  sideOpen: { [NARROW]: { transform: 'none' } },
+  sideOpen: { [NARROW]: { transform: 'none', visibility: 'visible', boxShadow: tokens.shadow16 } },
   scrim: {
     display: 'none',
     [NARROW]: {
