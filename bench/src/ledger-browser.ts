@@ -9,10 +9,13 @@
  * seed, whose busiest collector's ledger is as long as the large seed's; SCALE=large for all of
  * it; DATABASE_URL for Postgres, else PGlite). Numbers go to docs/benchmarks.md.
  */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Call, SCALES, seedScale } from '@bahi/command';
-import { buildFrontends } from '../../frontends/build.ts';
+import pg from 'pg';
+import { buildFrontends, FRONTENDS as FRONTENDS_BUILT } from '../../frontends/build.ts';
 import { openSignedIn } from '../../frontends/e2e/browser.ts';
 import { openTestApp } from '../../services/standalone/src/testing/test-app.ts';
 
@@ -23,20 +26,33 @@ const log = (...a: unknown[]) =>
   console.log(`[ledger-browser ${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 await buildFrontends();
+// The app serves a copy of the built frontends: a rebuild elsewhere meanwhile cannot pull the
+// chunks from under the measured page.
+const served = await mkdtemp(join(tmpdir(), 'bahi-bench-frontends-'));
+for (const name of FRONTENDS_BUILT)
+  await cp(join(FRONTENDS, name, 'dist'), join(served, name, 'dist'), { recursive: true });
+// On Postgres the seeded books are kept (bahi_bench_ledger_<scale>) and reused by the next run.
+const databaseUrl = process.env.DATABASE_URL
+  ? await keptDatabase(process.env.DATABASE_URL, `bahi_bench_ledger_${scaleName}`)
+  : undefined;
 const app = await openTestApp({
-  env: () => ({ BAHI_FRONTENDS_DIR: FRONTENDS }),
-  ...(process.env.DATABASE_URL ? { storage: 'postgres' as const } : {}),
+  env: () => ({ BAHI_FRONTENDS_DIR: served }),
+  ...(databaseUrl ? { databaseUrl } : {}),
 });
 try {
   // The seed names whole paths (/api/...); the test app's client adds /api itself.
   const call: Call = (method, path, body) => app.call(method, path.replace(/^\/api/, ''), body);
   const started = Date.now();
   const today = new Date().toISOString().slice(0, 10);
-  const { writes } = await seedScale(call, SCALES[scaleName], today, (n) => {
-    if (n % 10_000 === 0) log(`seeded ${n} records`);
-  });
+  const seeded = (await app.call('GET', '/masters/collectors?limit=1')).body.totalItems > 0;
+  if (seeded) log(`reusing the seeded books in ${new URL(databaseUrl!).pathname.slice(1)}`);
+  else {
+    const { writes } = await seedScale(call, SCALES[scaleName], today, (n) => {
+      if (n % 10_000 === 0) log(`seeded ${n} records`);
+    });
+    log(`seed ${scaleName}: ${writes} records in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
   await app.syncToHead();
-  log(`seed ${scaleName}: ${writes} records in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
   // The busiest collector: the longest ledger.
   const collectors = (await app.call('GET', '/masters/collectors?limit=-1')).body.data as Array<{
@@ -114,4 +130,20 @@ try {
   await browser.close();
 } finally {
   await app.close();
+  await rm(served, { recursive: true, force: true });
+}
+
+/** A database of that name on the server (created when missing), kept after the run. */
+async function keptDatabase(base: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

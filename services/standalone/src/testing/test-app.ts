@@ -38,11 +38,17 @@ export async function openTestApp(
     prepare?: (dir: string) => Promise<void>;
     /** `postgres`: the app on a fresh database of the server DATABASE_URL names, not PGlite. */
     storage?: TestStorage;
+    /** The app on this Postgres database, kept as it is (a benchmark's seeded books). */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'bahi-test-'));
   await options.prepare?.(dir);
-  const database = options.storage === 'postgres' ? await withTestDatabase('app') : undefined;
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : options.storage === 'postgres'
+      ? await withTestDatabase('app')
+      : undefined;
   const bahi = await startStandalone(
     {
       PORT: '0',
