@@ -381,13 +381,19 @@ describe('the shell in Chromium', () => {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     let bytes = 0;
     const encodings = new Set<string>();
+    const plain: string[] = [];
     cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
       bytes += e.encodedDataLength;
     });
     cdp.on(
       'Network.responseReceived',
       (e: { response: { url: string; headers: Record<string, string> } }) => {
-        if (e.response.url.endsWith('.js')) encodings.add(e.response.headers['content-encoding'] ?? 'none');
+        if (!e.response.url.endsWith('.js')) return;
+        const encoding = e.response.headers['content-encoding'] ?? 'none';
+        encodings.add(encoding);
+        // The build leaves files under 512 bytes as they are: compressing them gains nothing.
+        if (encoding === 'none' && Number(e.response.headers['content-length'] ?? 1e9) >= 512)
+          plain.push(e.response.url);
       },
     );
     await cdp.send('Network.enable');
@@ -398,9 +404,10 @@ describe('the shell in Chromium', () => {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
     await cdp.detach();
     console.log(
-      `standalone first page on the wire: ${(bytes / 1024).toFixed(1)} kB (JS encodings: ${[...encodings]})`,
+      `standalone first page on the wire: ${(bytes / 1024).toFixed(1)} kB (JS encodings: ${[...encodings]}; plain: ${plain})`,
     );
-    expect([...encodings]).toEqual(['br']);
+    expect(encodings.has('br')).toBe(true);
+    expect(plain).toEqual([]);
     expect(bytes / 1024).toBeLessThanOrEqual(250);
   });
 
