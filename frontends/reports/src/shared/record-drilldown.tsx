@@ -30,7 +30,7 @@ const LABEL: Record<string, string> = {
   Income: 'Income',
 };
 
-const ACTION_COLOR = { CREATE: 'success', UPDATE: 'informative', DELETE: 'danger' } as const;
+const ACTION_COLOR = { CREATE: 'success', UPDATE: 'brand', DELETE: 'danger' } as const;
 const HIDDEN = new Set(['id', 'created_at', 'updated_at', 'createdAt', 'updatedAt', 'password']);
 
 /** 'paid_from_entity_id' -> 'Paid from entity'. */

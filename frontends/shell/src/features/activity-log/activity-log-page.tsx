@@ -25,7 +25,8 @@ const ENTITY_TYPES = [
   'SalaryPayment',
 ];
 const FILTERS = ['userId', 'actionType', 'modelName', 'startDate', 'endDate'] as const;
-const CHIP = { CREATE: 'success', UPDATE: 'informative', DELETE: 'danger' } as const;
+// UPDATE in the info colour (spec section 2): Fluent's informative is grey; brand is its blue.
+const CHIP = { CREATE: 'success', UPDATE: 'brand', DELETE: 'danger' } as const;
 
 const useStyles = makeStyles({
   filters: {
