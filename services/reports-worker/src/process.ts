@@ -151,7 +151,7 @@ async function reportFailure(job: JobContext, deps: ProcessorDeps, error: Error)
         audience: data.requester.role,
         type: 'error',
         title: 'Failed to send report via WhatsApp.',
-        message: `${data.source.report} to ${data.recipient} (asked by ${data.requester.name}): ${error.message}`,
+        message: `The ${reportTitle(data.source.report)} ${data.requester.name} asked to send to ${data.recipient} did not go: ${error.message}`,
         link: null,
       },
       data.requester.id,
@@ -163,10 +163,22 @@ async function reportFailure(job: JobContext, deps: ProcessorDeps, error: Error)
         audience: data.requester.role,
         type: 'error',
         title: `Failed to download ${data.format} report.`,
-        message: `${data.source.report} for ${data.requester.name}: ${error.message}`,
+        message: `The ${reportTitle(data.source.report)} (${data.format.toUpperCase()}) ${data.requester.name} asked for could not be made: ${error.message}`,
         link: null,
       },
       data.requester.id,
     );
   }
 }
+
+/** A report as people name it, in a notification's sentence. */
+const REPORT_TITLES: Record<string, string> = {
+  stock: 'stock report',
+  ledger: 'ledger',
+  'daywise-report': 'day-wise report',
+  'cashbook-report': 'cashbook',
+  balances: 'balances report',
+  payments: 'payments report',
+  'salary-report': 'salary payments report',
+};
+export const reportTitle = (report: string): string => REPORT_TITLES[report] ?? 'report';

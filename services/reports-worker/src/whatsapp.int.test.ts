@@ -190,7 +190,9 @@ describe('WhatsApp Cloud API transport against a local fake', () => {
         audience: 'Manager',
         type: 'error',
         title: 'Failed to send report via WhatsApp.',
-        message: expect.stringMatching(/\+919876543210.*Asha.*not in allowed list/),
+        message: expect.stringMatching(
+          /^The ledger Asha asked to send to \+919876543210 did not go: .*not in allowed list/,
+        ),
       }),
     ]);
     await reports.close();
