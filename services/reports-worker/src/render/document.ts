@@ -95,10 +95,10 @@ export function booksLine(doc: Pick<ReportDocument, 'asOf' | 'knownAt'>, generat
 /** The line an auditor quotes: where in the event log the report was read. */
 export const positionLine = (position: string) => `Read at log position ${position}`;
 
-/** A name as part of a file name: letters and digits, the rest one '_'. */
+/** A name as part of a file name: letters (with their vowel signs) and digits, the rest one '_'. */
 const slug = (name: string) =>
   name
-    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40);
 

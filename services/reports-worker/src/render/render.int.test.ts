@@ -440,7 +440,8 @@ describe('issue #18: payments and salaries by currency', () => {
     expect(text).toMatch(/Total \(INR\)\s+25,000\.00/);
   });
 
-  it('names the file with the city asked for', () => {
+  it('names the file with the city asked for, keeping the vowel signs of a name', () => {
+    expect(ledger(1).fileName).toBe('ledger_Funder_सुरेश_Patel_2026-01-01_to_2026-01-31');
     expect(payments({ city_id: 'd', startDate: '2026-11-01', endDate: '2026-11-24' }).fileName).toBe(
       'payments_report_Dubai_2026-11-01_to_2026-11-24',
     );
