@@ -167,6 +167,9 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
       relatedEntityName: p.name(x.related_entity_id ?? null),
       payment_mode: x.payment_mode,
       handlerEntityName: p.name(x.collector_id ?? x.godown_id ?? null),
+      // INR in the INR mode, else the party's city's currency: what the amount is counted in.
+      currency:
+        x.payment_mode === 'INR' ? 'INR' : (p.party(x.related_entity_id ?? null)?.currency_name ?? null),
       amount: x.amount,
       reference: x.reference,
     }));
@@ -194,6 +197,8 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
       year: s.year,
       payment_type: s.payment_type,
       payment_mode: s.payment_mode,
+      // A salary is in the collector's city's currency in either mode (from a godown, its INR value is paid).
+      currency: p.party(s.collector_id ?? null)?.currency_name ?? null,
       amount: s.amount,
       payerName: p.name(s.paid_from_entity_id ?? null),
       expense: { category: s.category, remarks: s.remarks },

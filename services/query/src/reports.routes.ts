@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { daywiseRows } from './daywise.ts';
 import { identityColumns, lineIdentity } from './journal-lines.ts';
 import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
+import { describeLines, PARTICULARS } from './particulars.ts';
 import { day, moment, queryText } from './query-params.ts';
 import type { QueryDeps } from './routes.ts';
 
@@ -14,28 +15,6 @@ const ENTITY = {
   Collector: { prefix: 'collector', sign: 1 },
   Godown: { prefix: 'godown', sign: 1 },
 } as const;
-
-/** What a journal line is, in a ledger's Particulars column. */
-const PARTICULARS: Record<string, string> = {
-  PurchaseRecorded: 'Purchase',
-  PurchaseUpdated: 'Purchase (edited)',
-  PurchaseDeleted: 'Purchase (deleted)',
-  PurchaseReturned: 'Purchase return',
-  SaleRecorded: 'Sale',
-  SaleUpdated: 'Sale (edited)',
-  SaleDeleted: 'Sale (deleted)',
-  SaleReturned: 'Sale return',
-  PaymentRecorded: 'Payment',
-  ClearingPaidOut: 'Clearing payout',
-  SalaryPaid: 'Salary',
-  TransferRecorded: 'Transfer',
-  ExpenseRecorded: 'Expense',
-  ExpenseUpdated: 'Expense (edited)',
-  ExpenseDeleted: 'Expense (deleted)',
-  IncomeRecorded: 'Income',
-  IncomeUpdated: 'Income (edited)',
-  IncomeDeleted: 'Income (deleted)',
-};
 
 /** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
 const knownAt = moment('knownAt');
@@ -88,7 +67,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     const id = request.params.id;
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${request.params.type} not found.`);
     const q = ledgerQuery.parse(request.query);
-    await readAfterClientPosition(deps, request, ['masters', 'journal']);
+    // The activity log holds each line's record as its event wrote it (the Particulars' words).
+    await readAfterClientPosition(deps, request, ['masters', 'journal', 'activity_log']);
     const party = await deps.readDb
       .selectFrom('parties')
       .select(['id', 'name', 'kind', 'city_id', sql<string>`opening_balance::text`.as('opening_balance')])
@@ -133,6 +113,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     if (endDate) lines = lines.where('business_date', '<=', endDate);
     if (recordedBy) lines = lines.where('recorded_at', '<=', new Date(recordedBy));
     const rows = await lines.orderBy('business_date').orderBy('position').orderBy('line').execute();
+    const particulars = await describeLines(deps, rows, { id });
     const sign = BigInt(entity.sign);
     const opening = cents(party.opening_balance) + sign * cents(before.sum);
     let running = opening;
@@ -145,7 +126,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       running += sign * amount;
       return {
         date: r.date,
-        particulars: PARTICULARS[r.event_type] ?? r.event_type,
+        particulars: particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
         type: amount >= 0n ? 'Debit' : 'Credit',
         debit: amount >= 0n ? money(amount) : '0.00',
         credit: amount < 0n ? money(-amount) : '0.00',
@@ -354,7 +335,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       })
       .parse(request.query);
     const endDate = upTo(q.endDate, q.asOf);
-    await readAfterClientPosition(deps, request, ['journal']);
+    await readAfterClientPosition(deps, request, ['masters', 'journal', 'activity_log']);
     let rows = deps.readDb
       .selectFrom('journal')
       .select([
@@ -369,11 +350,13 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     if (q.startDate) rows = rows.where('business_date', '>=', q.startDate);
     if (endDate) rows = rows.where('business_date', '<=', endDate);
     if (q.knownAt) rows = rows.where('recorded_at', '<=', new Date(q.knownAt));
-    return (await rows.execute()).map((r) => {
+    const lines = await rows.execute();
+    const particulars = await describeLines(deps, lines, { id: q.entity_id });
+    return lines.map((r) => {
       const c = cents(r.amount);
       return {
         date: r.date,
-        particulars: PARTICULARS[r.event_type] ?? r.event_type,
+        particulars: particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
         cash_in: c > 0n ? money(c) : '0.00',
         cash_out: c < 0n ? money(-c) : '0.00',
         ...lineIdentity(r),

@@ -170,7 +170,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
     expect(all.body.transactions).toEqual([
       {
         date: '2026-10-15',
-        particulars: 'Payment',
+        particulars: 'Payment to Asha via Imran (PKR)',
         type: 'Debit',
         debit: '200.00',
         credit: '0.00',
@@ -179,7 +179,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       },
       {
         date: '2026-11-01',
-        particulars: 'Purchase',
+        particulars: 'Purchase: 100.0000 Cumin from Asha',
         type: 'Credit',
         debit: '0.00',
         credit: '25000.00',
@@ -188,7 +188,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       },
       {
         date: '2026-11-05',
-        particulars: 'Payment',
+        particulars: 'Payment to Asha via Imran (PKR)',
         type: 'Debit',
         debit: '1000.00',
         credit: '0.00',
@@ -436,12 +436,14 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
           type: string;
           relatedEntityName: string;
           handlerEntityName: string;
+          currency: string;
           amount: string;
-        }) => [x.payment_date, x.type, x.relatedEntityName, x.handlerEntityName, x.amount],
+        }) => [x.payment_date, x.type, x.relatedEntityName, x.handlerEntityName, x.currency, x.amount],
       ),
     ).toEqual([
-      ['2026-11-05', 'Payment To', 'Asha', 'Imran', '1000.00'],
-      ['2026-10-15', 'Payment To', 'Asha', 'Imran', '200.00'],
+      // The currency of each payment (issue #18: the payments file totals per currency).
+      ['2026-11-05', 'Payment To', 'Asha', 'Imran', 'PKR', '1000.00'],
+      ['2026-10-15', 'Payment To', 'Asha', 'Imran', 'PKR', '200.00'],
     ]);
     expect((await call('GET', '/reports/payments?related_entity_type=Agent')).body.totalItems).toBe(0);
     const salaries = await call(
@@ -453,6 +455,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       month: 11,
       year: 2026,
       amount: '500.00',
+      currency: 'PKR',
       payerName: 'Imran',
     });
     const paid = await call(
@@ -498,11 +501,11 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
         r.cash_out,
       ]),
     ).toEqual([
-      ['2026-10-15', 'Payment', '0.00', '200.00'],
-      ['2026-11-05', 'Payment', '0.00', '1000.00'],
-      ['2026-11-08', 'Transfer', '0.00', '10000.00'],
-      ['2026-11-20', 'Salary', '0.00', '500.00'],
-      [new Date().toISOString().slice(0, 10), 'Expense', '0.00', '100.00'],
+      ['2026-10-15', 'Payment to Asha (PKR)', '0.00', '200.00'],
+      ['2026-11-05', 'Payment to Asha (PKR)', '0.00', '1000.00'],
+      ['2026-11-08', 'Transfer to Ravi', '0.00', '10000.00'],
+      ['2026-11-20', 'Salary: Imran, November 2026', '0.00', '500.00'],
+      [new Date().toISOString().slice(0, 10), 'Expense: Fuel', '0.00', '100.00'],
     ]);
     expect(
       (await call('GET', `/reports/cashbook-report?entity_type=Funder&entity_id=${ids.asha}`)).status,

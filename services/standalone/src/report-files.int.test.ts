@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfText, readXlsx } from '../../reports-worker/src/testing/readers.ts';
+import { momentInWords } from '../../reports-worker/src/render/document.ts';
+import { pdfInfo, pdfText, readXlsx } from '../../reports-worker/src/testing/readers.ts';
 import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
 
 /** Report downloads and WhatsApp sends through the whole standalone app (in-process queue). */
@@ -64,12 +65,30 @@ describe('report files and WhatsApp through the API', () => {
     );
     const position = res.headers.get('x-bahi-position');
     expect(Number(position)).toBeGreaterThan(0);
-    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    const file = Buffer.from(await res.arrayBuffer());
+    const text = pdfText(file);
     expect(text).toContain('Shree Ganesh Traders');
     expect(text).toContain('Ledger: ભાવેશ Shah (Funder)');
-    expect(text).toContain(`read at position ${position}`);
+    // Which books, in words; the position small at the foot and in the PDF's metadata (issue #18).
+    expect(text).toMatch(/Books as recorded at \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC/);
+    expect(text).toContain(`Read at log position ${position}`);
+    expect(text).not.toContain('read at position');
+    expect(pdfInfo(file).Keywords).toBe(`bahi-read-position=${position}`);
     expect(screen.totalCredit).toBe('1301.30');
     expect(text).toMatch(/Total\s+0\.00\s+1,301\.30\s+2,301\.30/);
+    // The file's Particulars are the screen's, word for word (issue #18).
+    expect(screen.transactions.map((l: Body) => l.particulars)).toEqual([
+      'Purchase: 10.0000 =cmd|calc from ભાવેશ Shah',
+      'Purchase: 3.0000 =cmd|calc from ભાવેશ Shah',
+    ]);
+    const xlsx = await get(
+      `/reports/ledger/Funder/${ids.funder}/download/xlsx?startDate=2026-11-01&endDate=2026-11-30`,
+    );
+    const particulars: unknown[] = [];
+    (await readXlsx(Buffer.from(await xlsx.arrayBuffer()))).eachRow((row) =>
+      particulars.push(row.getCell(2).value),
+    );
+    for (const l of screen.transactions as Body[]) expect(particulars).toContain(l.particulars);
   });
 
   it('names the day-wise file daywise_report_{start}_to_{end} and keeps its filters', async () => {
@@ -110,9 +129,18 @@ describe('report files and WhatsApp through the API', () => {
       ['salary-report', `?city_id=${ids.city}`, /No salary payments found/],
       ['stock', '', /Main\s+'?=cmd\|calc\s+13/],
     ];
+    // A file asked for one city is named with it (issue #18); the day-wise keeps the spec's name.
+    const names: Record<string, RegExp> = {
+      balances: /filename="balances_report\.pdf"/,
+      'cashbook-report': /filename="cashbook_report_Surat_start_to_end\.pdf"/,
+      payments: /filename="payments_report_Surat_start_to_end\.pdf"/,
+      'salary-report': /filename="salary_report_Surat\.pdf"/,
+      stock: /filename="stock_report\.pdf"/,
+    };
     for (const [report, query, expected] of reports) {
       const pdf = await get(`/reports/${report}/download/pdf${query}`);
       expect(pdf.status, report).toBe(200);
+      expect(pdf.headers.get('content-disposition'), report).toMatch(names[report]!);
       expect(pdfText(Buffer.from(await pdf.arrayBuffer())), report).toMatch(expected);
       const xlsx = await get(`/reports/${report}/download/xlsx${query}`);
       expect(xlsx.status, report).toBe(200);
@@ -225,10 +253,9 @@ describe('report files and WhatsApp through the API', () => {
       expect(res.status, path).toBe(200);
       return pdfText(Buffer.from(await res.arrayBuffer()));
     };
-    const stamped = (text: string) => {
-      expect(text).toContain('As of: 2026-11-30');
-      expect(text).toContain(`As recorded at: ${knownAt}`);
-    };
+    const books = `Books as of 30 Nov 2026, as recorded at ${momentInWords(knownAt)}`;
+    expect(books).toMatch(/as recorded at \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC$/);
+    const stamped = (text: string) => expect(text).toContain(books);
     const stockThen = await pdf(`/reports/stock/download/pdf?${at}`);
     stamped(stockThen);
     expect(stockThen).toMatch(/=cmd\|calc\s+13\.0000/);
@@ -248,6 +275,6 @@ describe('report files and WhatsApp through the API', () => {
     (await readXlsx(Buffer.from(await xlsx.arrayBuffer()))).eachRow((row) =>
       cells.push(...(row.values as unknown[]).slice(1)),
     );
-    expect(cells.some((v) => typeof v === 'string' && v.includes(`As recorded at: ${knownAt}`))).toBe(true);
+    expect(cells).toContain(books);
   });
 });

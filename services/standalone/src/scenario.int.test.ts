@@ -280,19 +280,20 @@ describe.each(TEST_STORAGES)('a business worked out by hand, every report [%s]',
     expect(
       farah.transactions.map((l: Body) => [l.date, l.particulars, l.debit, l.credit, l.balance]),
     ).toEqual([
-      [d(2), 'Purchase', '0.00', '20000.00', '20000.00'],
-      [d(2), 'Purchase', '5000.00', '0.00', '15000.00'],
-      [d(7), 'Purchase return', '2000.00', '0.00', '13000.00'],
-      [d(9), 'Payment', '3000.00', '0.00', '10000.00'],
+      [d(2), 'Purchase: 100.0000 Cumin from Farah', '0.00', '20000.00', '20000.00'],
+      [d(2), 'Purchase: 100.0000 Cumin from Farah', '5000.00', '0.00', '15000.00'],
+      [d(7), 'Purchase return: 10.0000 Cumin', '2000.00', '0.00', '13000.00'],
+      [d(9), 'Payment to Farah via Kabir (PKR)', '3000.00', '0.00', '10000.00'],
     ]);
     const dev = await get(`/reports/ledger/Funder/${ids.dev}`);
     expect(dev).toMatchObject({ openingBalance: '1000.00', closingBalance: '6000.00' });
     expect(dev.transactions.map((l: Body) => [l.date, l.particulars, l.debit, l.credit, l.balance])).toEqual([
-      [d(3), 'Purchase', '0.00', '2000.00', '3000.00'],
-      [d(3), 'Purchase (deleted)', '2000.00', '0.00', '1000.00'],
-      [d(4), 'Purchase', '0.00', '4500.00', '5500.00'],
-      [d(4), 'Purchase (edited)', '4500.00', '0.00', '1000.00'],
-      [d(4), 'Purchase (edited)', '0.00', '5000.00', '6000.00'],
+      // What each line is, in words; an edit's and a delete's lines end with '(edited)' and '(deleted)'.
+      [d(3), 'Purchase: 40.0000 Cumin from Dev', '0.00', '2000.00', '3000.00'],
+      [d(3), 'Purchase: 40.0000 Cumin from Dev (deleted)', '2000.00', '0.00', '1000.00'],
+      [d(4), 'Purchase: 50.0000 Cumin from Dev', '0.00', '4500.00', '5500.00'],
+      [d(4), 'Purchase: 50.0000 Cumin from Dev (edited)', '4500.00', '0.00', '1000.00'],
+      [d(4), 'Purchase: 50.0000 Cumin from Dev (edited)', '0.00', '5000.00', '6000.00'],
     ]);
     // A date range: the opening carries what came before it.
     const later = await get(`/reports/ledger/Funder/${ids.farah}?startDate=${d(8)}&endDate=${d(20)}`);
@@ -340,13 +341,13 @@ describe.each(TEST_STORAGES)('a business worked out by hand, every report [%s]',
       `/reports/cashbook-report?startDate=${d(0)}&endDate=${d(20)}&city_id=${ids.karachi}&entity_type=Collector&entity_id=${ids.kabir}`,
     );
     expect(rows.map((r: Body) => [r.date, r.particulars, r.cash_in, r.cash_out])).toEqual([
-      [d(2), 'Purchase', '0.00', '5000.00'],
-      [d(9), 'Payment', '0.00', '3000.00'],
-      [d(11), 'Payment', '2000.00', '0.00'],
-      [d(12), 'Transfer', '0.00', '1000.00'],
-      [d(13), 'Salary', '0.00', '4000.00'],
-      [d(15), 'Expense', '0.00', '300.00'],
-      [d(16), 'Income', '1000.00', '0.00'],
+      [d(2), 'Purchase: 100.0000 Cumin from Farah', '0.00', '5000.00'],
+      [d(9), 'Payment to Farah (PKR)', '0.00', '3000.00'],
+      [d(11), 'Payment from Arif (PKR)', '2000.00', '0.00'],
+      [d(12), 'Transfer to Mohan', '0.00', '1000.00'],
+      [d(13), 'Salary: Kabir, November 2026', '0.00', '4000.00'],
+      [d(15), 'Expense: Tea', '0.00', '300.00'],
+      [d(16), 'Income: Interest', '1000.00', '0.00'],
     ]);
   });
 

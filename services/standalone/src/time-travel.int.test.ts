@@ -375,8 +375,13 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     const cashbook = `/reports/cashbook-report?${range}&entity_type=Collector&entity_id=${ids.kabir}`;
     const dated = (rows: Body[]) => rows.map((r) => [r.date, r.particulars, r.cash_in, r.cash_out]);
     const now = dated(await get(cashbook));
-    expect(now).toContainEqual(['2026-11-04', 'Expense', '0.00', '70.00']);
-    expect(dated(atT[cashbook] as Body[])).not.toContainEqual(['2026-11-04', 'Expense', '0.00', '70.00']);
+    expect(now).toContainEqual(['2026-11-04', 'Expense: Repairs', '0.00', '70.00']);
+    expect(dated(atT[cashbook] as Body[])).not.toContainEqual([
+      '2026-11-04',
+      'Expense: Repairs',
+      '0.00',
+      '70.00',
+    ]);
     expect(await get('/reports/stock')).toEqual({
       Bhiwandi: [
         { godown_id: ids.godown, product_id: ids.product, product_name: 'Cumin', quantity: '79.0000' },
@@ -467,16 +472,43 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
     }
     // A return's lines belong to its purchase or sale; an edit's to its record.
     const funder = (await get(`/reports/ledger/Funder/${ids.funder}`)).transactions as Body[];
-    const returned = funder.filter((l) => l.particulars === 'Purchase return');
+    const returned = funder.filter((l) => String(l.particulars).startsWith('Purchase return: '));
     expect(returned.length).toBeGreaterThan(0);
     for (const l of returned) expect(l.record).toEqual({ type: 'Purchase', id: ids.p1 });
     const agent = (await get(`/reports/ledger/Agent/${ids.agent}`)).transactions as Body[];
-    const saleReturn = agent.filter((l) => l.particulars === 'Sale return');
+    const saleReturn = agent.filter((l) => String(l.particulars).startsWith('Sale return: '));
     expect(saleReturn.length).toBeGreaterThan(0);
     for (const l of saleReturn) expect(l.record).toEqual({ type: 'Sale', id: ids.s1 });
+    // Particulars in words (issue #18): the product and quantity, to or from whom, the category.
     const kabir = (await get(`/reports/ledger/Collector/${ids.kabir}`)).transactions as Body[];
-    const edited = kabir.filter((l) => l.particulars === 'Expense (edited)');
+    const edited = kabir.filter((l) => /^Expense: .* \(edited\)$/.test(String(l.particulars)));
     expect(edited.map((l) => l.record)).toEqual(edited.map(() => ({ type: 'Expense', id: ids.e1 })));
+    // Particulars in words (issue #18): the product and quantity, to or from whom, the category;
+    // an edit's and a delete's lines end with '(edited)' and '(deleted)'.
+    expect(returned.map((l) => l.particulars)).toEqual(['Purchase return: 10.0000 Cumin']);
+    expect(agent.map((l) => l.particulars)).toEqual([
+      'Sale return: 4.0000 Cumin',
+      'Sale: 5.0000 Cumin to Arif',
+      'Sale: 30.0000 Cumin to Arif',
+    ]);
+    expect(kabir.map((l) => l.particulars)).toEqual([
+      'Purchase: 20.0000 Cumin from Farah',
+      'Transfer to Mohan',
+      'Income: Interest',
+      'Income: Interest (deleted)',
+      'Payment to Farah (PKR)',
+      'Expense: Repairs',
+      'Salary: Kabir, November 2026',
+      'Payment to Farah (PKR)',
+      'Transfer to Mohan',
+      'Income: Interest',
+      'Salary: Kabir, November 2026',
+      'Purchase: 100.0000 Cumin from Farah',
+      'Expense: Rent',
+      'Expense: Rent deposit',
+      'Expense: Rent (edited)',
+      'Expense: Rent (edited)',
+    ]);
   });
 });
 

@@ -21,7 +21,10 @@ export interface Column {
   kind: ColumnKind;
   /** PDF width in points (fixed widths keep pdfmake fast); XLSX width is derived from it. */
   width: number;
-  /** A zero amount prints as '-' (the cashbook and ledger columns, as on screen). */
+  /**
+   * A zero amount shows as '-' (the cashbook and ledger columns, as on screen): printed '-' in
+   * the PDF, and a numeric cell whose number format shows zero as '-' in the XLSX.
+   */
   dashZero?: boolean;
 }
 export type Row = Record<string, string | null | undefined>;
@@ -42,6 +45,9 @@ export interface ReportDocument {
   /** Without extension. */
   fileName: string;
   filters: Labelled[];
+  /** The books' business date (`asOf`) and recording moment (`knownAt`) the report was read at. */
+  asOf?: string | undefined;
+  knownAt?: string | undefined;
   summary: Labelled[];
   columns: Column[];
   rows: Row[];
@@ -60,17 +66,61 @@ export interface ReportSource {
 }
 
 const day = (v: string | undefined) => (v ? v.slice(0, 10) : undefined);
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A business date as the app shows it ('24 Nov 2026'); text that is not a date stays as it is. */
+export function dayInWords(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!m) return value;
+  return `${Number(m[3])} ${MONTHS[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
+}
+
+/** A moment in words, in UTC ('24 Nov 2026, 10:15:02 UTC'); text that is not a moment stays. */
+export function momentInWords(value: string): string {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return value;
+  const iso = at.toISOString();
+  return `${dayInWords(iso)}, ${iso.slice(11, 19)} UTC`;
+}
+
+/**
+ * Which books a file shows, in words: the business date it is as of (when asked) and the moment
+ * of recording it shows them as (the `knownAt` asked for, else the moment the report was read).
+ */
+export function booksLine(doc: Pick<ReportDocument, 'asOf' | 'knownAt'>, generatedAt: string): string {
+  const recorded = `as recorded at ${momentInWords(doc.knownAt ?? generatedAt)}`;
+  return doc.asOf ? `Books as of ${dayInWords(doc.asOf)}, ${recorded}` : `Books ${recorded}`;
+}
+
+/** The line an auditor quotes: where in the event log the report was read. */
+export const positionLine = (position: string) => `Read at log position ${position}`;
+
+/** A name as part of a file name: letters (with their vowel signs) and digits, the rest one '_'. */
+const slug = (name: string) =>
+  name
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40);
+
+/** `_{city}` when the report was asked for one city (its name, else nothing). */
+function cityPart(source: ReportSource): string {
+  const id = source.params.city_id;
+  const name = id ? source.names?.[id] : undefined;
+  const part = name ? slug(name) : '';
+  return part ? `_${part}` : '';
+}
 const sum = (rows: Row[], key: string) =>
   sumDecimals(rows.map((r) => r[key]).filter((v): v is string => isDecimal(v)));
 
+/** The date range among the filters; `asOf` and `knownAt` are the books line's (`booksLine`). */
 function dateFilters(p: Record<string, string>): Labelled[] {
   const out: Labelled[] = [];
-  if (p.startDate) out.push({ label: 'From', value: day(p.startDate)! });
-  if (p.endDate) out.push({ label: 'To', value: day(p.endDate)! });
-  if (p.asOf) out.push({ label: 'As of', value: day(p.asOf)! });
-  if (p.knownAt) out.push({ label: 'As recorded at', value: p.knownAt });
+  if (p.startDate) out.push({ label: 'From', value: dayInWords(p.startDate) });
+  if (p.endDate) out.push({ label: 'To', value: dayInWords(p.endDate) });
   return out;
 }
+
+const when = (p: Record<string, string>) => ({ asOf: day(p.asOf), knownAt: p.knownAt || undefined });
 
 function named(source: ReportSource, key: string, label: string): Labelled[] {
   const id = source.params[key];
@@ -92,6 +142,18 @@ function netTotals(rows: Row[], inKey: string, outKey: string): TotalRow[] {
 type Any = Record<string, unknown>;
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 const list = (v: unknown): Any[] => (Array.isArray(v) ? (v as Any[]) : []);
+
+/**
+ * A payment's currency: the query side's `currency` (a payment in the INR mode is in INR, else
+ * in its party's city's); without it, INR for the INR mode and 'unknown currency' otherwise,
+ * never mixed in with a known one.
+ */
+const paymentCurrency = (r: Any) =>
+  text(r.currency) ?? (r.payment_mode === 'INR' ? 'INR' : 'unknown currency');
+/** A salary is in its collector's city's currency, whichever account paid it. */
+const salaryCurrency = (r: Any) => text(r.currency) ?? 'unknown currency';
+/** The currencies among rows, in order of first appearance. */
+const currencies = (rows: Row[]) => [...new Set(rows.map((r) => r.currency ?? 'unknown currency'))];
 
 /** Turns a report's JSON (as the on-screen report answered it) into a table. */
 export function toDocument(source: ReportSource): ReportDocument {
@@ -115,6 +177,7 @@ export function toDocument(source: ReportSource): ReportDocument {
         title: 'Stock Report',
         fileName: p.asOf ? `stock_report_${day(p.asOf)}` : 'stock_report',
         filters: dateFilters(p),
+        ...when(p),
         summary: [{ label: 'Godowns', value: String(godowns.size) }],
         columns: [
           { key: 'godown', header: 'Godown', kind: 'text', width: 200 },
@@ -144,8 +207,9 @@ export function toDocument(source: ReportSource): ReportDocument {
       return {
         report: 'ledger',
         title: `Ledger: ${name} (${p.type})`,
-        fileName: `ledger_${p.type}_${name.replace(/[^\p{L}\p{N}]+/gu, '_').slice(0, 40)}${range}`,
+        fileName: `ledger_${p.type}_${slug(name)}${range}`,
         filters: dateFilters(p),
+        ...when(p),
         summary: [
           { label: 'Opening Balance', value: String(d.openingBalance) },
           { label: 'Total Debit', value: String(d.totalDebit) },
@@ -192,6 +256,7 @@ export function toDocument(source: ReportSource): ReportDocument {
           ...named(source, 'city_id', 'City'),
           ...(p.category ? [{ label: 'Category', value: p.category }] : []),
         ],
+        ...when(p),
         summary: [],
         columns: [
           { key: 'date', header: 'Date', kind: 'date', width: 62 },
@@ -215,12 +280,13 @@ export function toDocument(source: ReportSource): ReportDocument {
       return {
         report: 'cashbook-report',
         title: 'Cashbook Report',
-        fileName: `cashbook_report_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
+        fileName: `cashbook_report${cityPart(source)}_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
         filters: [
           ...dateFilters(p),
           ...named(source, 'city_id', 'City'),
           ...named(source, 'entity_id', p.entity_type ?? 'Account'),
         ],
+        ...when(p),
         summary: [],
         columns: [
           { key: 'date', header: 'Date', kind: 'date', width: 70 },
@@ -265,12 +331,13 @@ export function toDocument(source: ReportSource): ReportDocument {
       return {
         report: 'balances',
         title: 'Balances Report',
-        fileName: p.asOf ? `balances_report_${day(p.asOf)}` : 'balances_report',
+        fileName: `balances_report${cityPart(source)}${p.asOf ? `_${day(p.asOf)}` : ''}`,
         filters: [
           ...dateFilters(p),
           ...named(source, 'city_id', 'City'),
           ...(p.search ? [{ label: 'Search', value: p.search }] : []),
         ],
+        ...when(p),
         summary: [],
         columns: [
           { key: 'kind', header: 'Type', kind: 'text', width: 60 },
@@ -294,28 +361,41 @@ export function toDocument(source: ReportSource): ReportDocument {
         type: text(r.type),
         entity: text(r.relatedEntityName),
         handler: text(r.handlerEntityName),
+        currency: paymentCurrency(r),
         amount: text(r.amount),
       }));
+      // Money paid to funders and money received from agents are totalled apart, per currency.
+      const totals: TotalRow[] = [];
+      for (const currency of currencies(rows))
+        for (const [type, label] of [
+          ['Payment To', 'Paid to funders'],
+          ['Payment From', 'Received from agents'],
+        ] as const) {
+          const group = rows.filter((r) => r.currency === currency && r.type === type);
+          if (group.length)
+            totals.push({ label: `${label} (${currency})`, values: { amount: sum(group, 'amount') } });
+        }
       return {
         report: 'payments',
         title: 'Payments Report',
-        fileName: `payments_report_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
+        fileName: `payments_report${cityPart(source)}_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'end'}`,
         filters: [
           ...dateFilters(p),
           ...named(source, 'city_id', 'City'),
           ...(p.related_entity_type ? [{ label: 'Entity Type', value: p.related_entity_type }] : []),
         ],
+        ...when(p),
         summary: [],
         columns: [
           { key: 'date', header: 'Date', kind: 'date', width: 65 },
           { key: 'type', header: 'Type', kind: 'text', width: 80 },
           { key: 'entity', header: 'Entity', kind: 'text', width: 140 },
           { key: 'handler', header: 'Handler', kind: 'text', width: 120 },
+          { key: 'currency', header: 'Currency', kind: 'text', width: 50 },
           { key: 'amount', header: 'Amount', kind: 'money', width: 90 },
         ],
         rows,
-        // Amounts are in the city's currency: a total only within one city.
-        totals: p.city_id ? [{ label: 'Total', values: { amount: sum(rows, 'amount') } }] : [],
+        totals,
         emptyText: 'No payments found for the selected filters.',
       };
     }
@@ -324,6 +404,7 @@ export function toDocument(source: ReportSource): ReportDocument {
         date: text(r.payment_date),
         collector: text(r.collectorName),
         period: r.month && r.year ? `${String(r.month).padStart(2, '0')}/${r.year}` : null,
+        currency: salaryCurrency(r),
         amount: text(r.amount),
         payer: text(r.payerName),
         remarks: text(r.remarks),
@@ -331,24 +412,35 @@ export function toDocument(source: ReportSource): ReportDocument {
       return {
         report: 'salary-report',
         title: 'Salary Payments Report',
-        fileName: `salary_report${p.year ? `_${p.year}` : ''}${p.month ? `_${String(p.month).padStart(2, '0')}` : ''}`,
+        fileName: `salary_report${cityPart(source)}${p.year ? `_${p.year}` : ''}${p.month ? `_${String(p.month).padStart(2, '0')}` : ''}`,
         filters: [
           ...named(source, 'city_id', 'City'),
           ...named(source, 'collector_id', 'Collector'),
           ...(p.month ? [{ label: 'Month', value: p.month }] : []),
           ...(p.year ? [{ label: 'Year', value: p.year }] : []),
         ],
+        ...when(p),
         summary: [],
         columns: [
           { key: 'date', header: 'Paid On', kind: 'date', width: 65 },
           { key: 'collector', header: 'Collector (Payee)', kind: 'text', width: 120 },
           { key: 'period', header: 'Salary For', kind: 'text', width: 60 },
+          { key: 'currency', header: 'Currency', kind: 'text', width: 50 },
           { key: 'amount', header: 'Amount', kind: 'money', width: 80 },
           { key: 'payer', header: 'Paid From', kind: 'text', width: 100 },
           { key: 'remarks', header: 'Remarks', kind: 'text', width: 100 },
         ],
         rows,
-        totals: p.city_id ? [{ label: 'Total', values: { amount: sum(rows, 'amount') } }] : [],
+        // Salaries are paid in each city's currency (or INR): a total per currency.
+        totals: currencies(rows).map((currency) => ({
+          label: `Total (${currency})`,
+          values: {
+            amount: sum(
+              rows.filter((r) => r.currency === currency),
+              'amount',
+            ),
+          },
+        })),
         emptyText: 'No salary payments found for the selected filters.',
       };
     }

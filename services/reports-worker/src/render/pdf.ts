@@ -1,7 +1,15 @@
 /// <reference path="../pdfkit.d.ts" />
 import PDFDocument from 'pdfkit';
 import { formatDecimal, isDecimal } from './decimal.ts';
-import type { Column, ReportDocument, Row } from './document.ts';
+import {
+  booksLine,
+  type Column,
+  dayInWords,
+  momentInWords,
+  positionLine,
+  type ReportDocument,
+  type Row,
+} from './document.ts';
 import { DEFAULT_FAMILY, type FontSet, type FontStyle, loadFonts, type Run } from './fonts.ts';
 import { shapeFiguresByCharacter } from './shaping.ts';
 
@@ -27,6 +35,7 @@ const COLORS = {
   text: '#000000',
   meta: '#444444',
   muted: '#555555',
+  faint: '#8a8a8a',
   headerFill: '#e8eef4',
   totalFill: '#f4f4f4',
   rule: '#999999',
@@ -34,13 +43,18 @@ const COLORS = {
   positive: '#1b7f3a',
 };
 
-/** A cell's text: amounts at 2 decimals, grouped; '-' for a zero where the screen shows one. */
+/**
+ * A cell's text: amounts at 2 decimals and quantities at 4, grouped the Indian way; '-' for a
+ * zero amount where the screen shows one; dates as the app shows them ('24 Nov 2026').
+ */
 export function cellText(column: Column, value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   if (column.kind === 'money' && isDecimal(value)) {
     const shown = formatDecimal(value, 2);
     return column.dashZero && /^-?0\.00$/.test(shown) ? '-' : shown;
   }
+  if (column.kind === 'quantity' && isDecimal(value)) return formatDecimal(value, 4);
+  if (column.kind === 'date') return dayInWords(value);
   return value;
 }
 
@@ -238,8 +252,9 @@ interface Cell {
 }
 
 /**
- * The report as a PDF: business name, title, filters, generated-at and read position on the
- * first page; the business name, title and page numbers on every page; the table header
+ * The report as a PDF: business name, title, filters, the books line (as of, as recorded at)
+ * and generated-at on the first page; the business name, title and page numbers on every page,
+ * and at every page's foot the books line and, small and grey, the read position; the header
  * repeated on every page; totals in bold; amounts right-aligned at 2 decimals. Drawn with
  * pdfkit (pdfmake's own engine) at fixed positions: docs/decisions.md says why not pdfmake.
  */
@@ -257,7 +272,14 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
     margins: MARGIN,
     bufferPages: true,
     font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal),
-    info: { Title: doc.title, Author: meta.businessName, Creator: 'Bahi' },
+    // The read position goes in the Info dictionary too, where a program finds it (pdfinfo).
+    info: {
+      Title: doc.title,
+      Author: meta.businessName,
+      Creator: 'Bahi',
+      Subject: `${booksLine(doc, meta.generatedAt)}. ${positionLine(meta.position)}`,
+      Keywords: `bahi-read-position=${meta.position}`,
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -297,8 +319,9 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
   paragraph(doc.title, { size: 12, style: 'bold', color: COLORS.text }, 2, 2);
   const filters = doc.filters.map((f) => `${f.label}: ${f.value}`).join('    ');
   if (filters) paragraph(filters, { size: 8, style: 'normal', color: COLORS.meta });
-  const generated = `Generated ${meta.generatedAt.replace('T', ' ').slice(0, 19)} UTC, read at position ${meta.position}`;
-  paragraph(generated, { size: 8, style: 'normal', color: COLORS.meta });
+  const books = booksLine(doc, meta.generatedAt);
+  paragraph(books, { size: 8, style: 'normal', color: COLORS.meta });
+  paragraph(`Generated ${momentInWords(meta.generatedAt)}`, { size: 8, style: 'normal', color: COLORS.meta });
   if (doc.summary.length > 0) {
     y += 6;
     const label: TextStyle = { ...body, color: COLORS.muted };
@@ -390,6 +413,7 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
   const { count } = pdf.bufferedPageRange();
   const head: TextStyle = { size: 9, style: 'normal', color: COLORS.text };
   const foot: TextStyle = { size: 7, style: 'normal', color: COLORS.muted };
+  const small: TextStyle = { size: 6, style: 'normal', color: COLORS.faint };
   const half = usable / 2 - 6;
   for (let page = 0; page < count; page++) {
     pdf.switchToPage(page);
@@ -404,8 +428,16 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
       );
       t.draw(t.wrap(doc.title, head, half).slice(0, 1), head, MARGIN.left + usable - half, 18, half, 'right');
     }
-    const footY = pageHeight - MARGIN.bottom + 12;
-    t.draw(t.wrap(generated, foot, usable - 80), foot, MARGIN.left, footY, usable - 80);
+    const footY = pageHeight - MARGIN.bottom + 10;
+    const used = t.draw(t.wrap(books, foot, usable - 80).slice(0, 1), foot, MARGIN.left, footY, usable - 80);
+    // Small and grey: for an auditor to quote, not for staff to read.
+    t.draw(
+      t.wrap(positionLine(meta.position), small, usable - 80),
+      small,
+      MARGIN.left,
+      footY + used,
+      usable - 80,
+    );
     t.draw(
       t.wrap(`Page ${page + 1} of ${count}`, foot, 80),
       foot,

@@ -1,7 +1,7 @@
 /// <reference path="../pdfkit.d.ts" />
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
-import { pdfFonts, pdfPages, pdfText, readXlsx } from '../testing/readers.ts';
+import { pdfFonts, pdfInfo, pdfPages, pdfText, readWorkbook, readXlsx } from '../testing/readers.ts';
 import { toDocument } from './document.ts';
 import { DEFAULT_FAMILY, loadFonts } from './fonts.ts';
 import { renderPdf } from './pdf.ts';
@@ -43,8 +43,8 @@ describe('PDF files, read back with poppler', () => {
     const text = pdfText(pdf);
     expect(text).toContain('Shree Traders');
     expect(text).toContain('Ledger: सुरेश Patel (Funder)');
-    expect(text).toMatch(/From: 2026-01-01\s+To: 2026-01-31/);
-    expect(text).toContain('Generated 2026-11-21 10:00:00 UTC, read at position 4242');
+    expect(text).toMatch(/From: 1 Jan 2026\s+To: 31 Jan 2026/);
+    expect(text).toContain('Generated 21 Nov 2026, 10:00:00 UTC');
     expect(text).toContain(`Page ${pages} of ${pages}`);
     // Totals, right-aligned at 2 decimals with grouping.
     expect(text).toMatch(/Total\s+12,34,567\.89\s+-0\.01\s+-99\.50/);
@@ -118,21 +118,15 @@ describe('time travel on the file', () => {
       }),
     ];
     for (const doc of docs) {
-      expect(doc.filters, doc.report).toEqual(
-        expect.arrayContaining([
-          { label: 'As of', value: '2026-11-30' },
-          { label: 'As recorded at', value: '2026-11-21T10:00:00.000Z' },
-        ]),
-      );
-      expect(pdfText(await renderPdf(doc, meta)), doc.report).toMatch(
-        /As of: 2026-11-30\s+As recorded at: 2026-11-21T10:00:00\.000Z/,
-      );
+      expect(doc, doc.report).toMatchObject({ asOf: '2026-11-30', knownAt: '2026-11-21T10:00:00.000Z' });
+      const books = 'Books as of 30 Nov 2026, as recorded at 21 Nov 2026, 10:00:00 UTC';
+      expect(pdfText(await renderPdf(doc, meta)), doc.report).toContain(books);
       const cells: unknown[] = [];
       (await readXlsx(await renderXlsx(doc, meta))).eachRow((row) =>
         cells.push(...(row.values as unknown[]).slice(1)),
       );
       expect(
-        cells.some((v) => typeof v === 'string' && v.includes('As recorded at: 2026-11-21T10:00:00.000Z')),
+        cells.some((v) => v === books),
         doc.report,
       ).toBe(true);
     }
@@ -158,7 +152,7 @@ describe('PDF layout', () => {
     expect(wrapped.length).toBeGreaterThan(1);
     expect(wrapped.join(' ').replace(/\s+/g, ' ')).toContain('A very long');
     // The row starts on one line with its date, the first words and its amount; the rest wraps below.
-    expect(text).toMatch(/2026-01-02\s+A very long[^\n]*\s1\.00/);
+    expect(text).toMatch(/2 Jan 2026\s+A very long[^\n]*\s1\.00/);
     // pdftotext reads right-to-left text back in logical order only when it was drawn from the right.
     expect(text).toContain('محمد علی');
     expect(text).toContain('אברהם כהן');
@@ -242,3 +236,295 @@ describe('XLSX files, read back with exceljs', () => {
     expect(total.getCell(5).value).toBe(-0.01);
   });
 });
+
+/** Every cell's value of a sheet, row by row. */
+async function sheetCells(xlsx: Buffer) {
+  const sheet = await readXlsx(xlsx);
+  const cells: unknown[] = [];
+  sheet.eachRow((row) => cells.push(...(row.values as unknown[]).slice(1)));
+  return { sheet, cells };
+}
+
+describe('issue #18: which books a file shows, in words, and where it was read', () => {
+  it('prints the as-of date and the recording moment on every page, and the position small at the foot and in the metadata', async () => {
+    const doc = ledger(200);
+    doc.asOf = '2026-11-24';
+    doc.knownAt = '2026-11-24T10:15:02.000Z';
+    const pdf = await renderPdf(doc, { ...meta, position: '960' });
+    const pages = pdfPages(pdf);
+    expect(pages).toBeGreaterThan(2);
+    for (let page = 1; page <= pages; page++) {
+      const text = pdfText(pdf, { first: page, last: page });
+      expect(text).toContain('Books as of 24 Nov 2026, as recorded at 24 Nov 2026, 10:15:02 UTC');
+      expect(text).toContain('Read at log position 960');
+      expect(text).not.toMatch(/read at position/);
+    }
+    const info = pdfInfo(pdf);
+    expect(info.Keywords).toBe('bahi-read-position=960');
+    expect(info.Subject).toContain('Read at log position 960');
+
+    const xlsx = await renderXlsx(doc, { ...meta, position: '960' });
+    const { cells } = await sheetCells(xlsx);
+    expect(cells).toContain('Books as of 24 Nov 2026, as recorded at 24 Nov 2026, 10:15:02 UTC');
+    expect(cells).toContain('Read at log position 960');
+    expect(cells.some((v) => typeof v === 'string' && /read at position/.test(v))).toBe(false);
+    const book = await readWorkbook(xlsx);
+    expect(book.keywords).toBe('bahi-read-position=960');
+    expect(book.subject).toContain('Read at log position 960');
+  });
+
+  it('without as-of or as-known-at says the books as recorded at the moment the file was made', async () => {
+    const doc = toDocument({ report: 'stock', params: {}, data: {} });
+    expect(pdfText(await renderPdf(doc, meta))).toContain('Books as recorded at 21 Nov 2026, 10:00:00 UTC');
+    const { cells } = await sheetCells(await renderXlsx(doc, meta));
+    expect(cells).toContain('Books as recorded at 21 Nov 2026, 10:00:00 UTC');
+    expect(cells).toContain('Generated 21 Nov 2026, 10:00:00 UTC');
+  });
+});
+
+describe('issue #18: payments and salaries by currency', () => {
+  const payments = (params: Record<string, string>) =>
+    toDocument({
+      report: 'payments',
+      params,
+      names: { d: 'Dubai' },
+      data: {
+        data: [
+          {
+            payment_date: '2026-11-02',
+            type: 'Payment To',
+            relatedEntityName: 'Asha Traders',
+            handlerEntityName: 'Kiran',
+            payment_mode: 'Currency',
+            currency: 'AED',
+            amount: '100.00',
+          },
+          {
+            payment_date: '2026-11-03',
+            type: 'Payment From',
+            relatedEntityName: 'Usha',
+            handlerEntityName: 'Kiran',
+            payment_mode: 'Currency',
+            currency: 'AED',
+            amount: '40.50',
+          },
+          {
+            payment_date: '2026-11-04',
+            type: 'Payment From',
+            relatedEntityName: 'Imran',
+            handlerEntityName: 'Main',
+            payment_mode: 'INR',
+            currency: 'INR',
+            amount: '1000.00',
+          },
+          {
+            payment_date: '2026-11-05',
+            type: 'Payment To',
+            relatedEntityName: 'Ali',
+            handlerEntityName: 'Sajid',
+            payment_mode: 'Currency',
+            currency: 'PKR',
+            amount: '5000.00',
+          },
+          {
+            payment_date: '2026-11-06',
+            type: 'Payment To',
+            relatedEntityName: 'Asha Traders',
+            handlerEntityName: 'Kiran',
+            payment_mode: 'Currency',
+            currency: 'AED',
+            amount: '0.25',
+          },
+        ],
+      },
+    });
+
+  it("shows each row's currency, and totals paid to funders and received from agents apart, per currency (PDF and XLSX)", async () => {
+    const doc = payments({ startDate: '2026-11-01', endDate: '2026-11-30' });
+    expect(doc.totals).toEqual([
+      { label: 'Paid to funders (AED)', values: { amount: '100.25' } },
+      { label: 'Received from agents (AED)', values: { amount: '40.50' } },
+      { label: 'Received from agents (INR)', values: { amount: '1000.00' } },
+      { label: 'Paid to funders (PKR)', values: { amount: '5000.00' } },
+    ]);
+    const text = pdfText(await renderPdf(doc, meta));
+    expect(text).toMatch(/2 Nov 2026\s+Payment To\s+Asha Traders\s+Kiran\s+AED\s+100\.00/);
+    expect(text).toMatch(/Paid to funders \(AED\)\s+100\.25/);
+    expect(text).toMatch(/Received from agents \(AED\)\s+40\.50/);
+    expect(text).toMatch(/Received from agents \(INR\)\s+1,000\.00/);
+    expect(text).toMatch(/Paid to funders \(PKR\)\s+5,000\.00/);
+    expect(text).not.toMatch(/^\s*Total\b/m);
+    const { sheet } = await sheetCells(await renderXlsx(doc, meta));
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows).toContainEqual(['Date', 'Type', 'Entity', 'Handler', 'Currency', 'Amount']);
+    expect(rows).toContainEqual([
+      new Date('2026-11-05T00:00:00Z'),
+      'Payment To',
+      'Ali',
+      'Sajid',
+      'PKR',
+      5000,
+    ]);
+    expect(rows).toContainEqual([
+      'Paid to funders (AED)',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      100.25,
+    ]);
+    expect(rows).toContainEqual([
+      'Received from agents (INR)',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      1000,
+    ]);
+  });
+
+  it('totals salaries per currency', async () => {
+    const doc = toDocument({
+      report: 'salary-report',
+      params: {},
+      data: {
+        data: [
+          {
+            payment_date: '2026-11-01',
+            collectorName: 'Kiran',
+            month: 11,
+            year: 2026,
+            payment_mode: 'Currency',
+            currency: 'AED',
+            amount: '1500.00',
+          },
+          {
+            payment_date: '2026-11-01',
+            collectorName: 'Sajid',
+            month: 11,
+            year: 2026,
+            payment_mode: 'Currency',
+            currency: 'PKR',
+            amount: '90000.00',
+          },
+          {
+            payment_date: '2026-11-02',
+            collectorName: 'Ravi',
+            month: 11,
+            year: 2026,
+            payment_mode: 'INR',
+            currency: 'INR',
+            amount: '25000.00',
+          },
+          {
+            payment_date: '2026-11-03',
+            collectorName: 'Kiran',
+            month: 10,
+            year: 2026,
+            payment_mode: 'Currency',
+            currency: 'AED',
+            amount: '10.00',
+          },
+        ],
+      },
+    });
+    expect(doc.totals).toEqual([
+      { label: 'Total (AED)', values: { amount: '1510.00' } },
+      { label: 'Total (PKR)', values: { amount: '90000.00' } },
+      { label: 'Total (INR)', values: { amount: '25000.00' } },
+    ]);
+    const text = pdfText(await renderPdf(doc, meta));
+    expect(text).toMatch(/Kiran\s+11\/2026\s+AED\s+1,500\.00/);
+    expect(text).toMatch(/Total \(PKR\)\s+90,000\.00/);
+    expect(text).toMatch(/Total \(INR\)\s+25,000\.00/);
+  });
+
+  it('names the file with the city asked for, keeping the vowel signs of a name', () => {
+    expect(ledger(1).fileName).toBe('ledger_Funder_सुरेश_Patel_2026-01-01_to_2026-01-31');
+    expect(payments({ city_id: 'd', startDate: '2026-11-01', endDate: '2026-11-24' }).fileName).toBe(
+      'payments_report_Dubai_2026-11-01_to_2026-11-24',
+    );
+    expect(payments({ startDate: '2026-11-01', endDate: '2026-11-24' }).fileName).toBe(
+      'payments_report_2026-11-01_to_2026-11-24',
+    );
+  });
+});
+
+describe('issue #18: XLSX and PDF details', () => {
+  it('sizes XLSX columns to their content and names the sheet with single spaces', async () => {
+    const book = await readWorkbook(await renderXlsx(ledger(10), meta));
+    const sheet = book.worksheets[0]!;
+    expect(sheet.name).toBe('Ledger सुरेश Patel (Funder)');
+    expect(sheet.name).not.toMatch(/\s{2}/);
+    // 'Opening Balance' (a summary label in the first column) and '12,34,567.89' fit.
+    expect(sheet.getColumn(1).width).toBeGreaterThanOrEqual('Opening Balance'.length);
+    expect(sheet.getColumn(4).width).toBeGreaterThanOrEqual('1,234,567.89'.length);
+    expect(sheet.getColumn(2).width).toBeGreaterThanOrEqual('=HYPERLINK("http://x","y")'.length);
+  });
+
+  it('prints stock quantities grouped at 4 places in the PDF, and dates as the app shows them', async () => {
+    const doc = toDocument({
+      report: 'stock',
+      params: {},
+      data: {
+        Main: [
+          { godown_id: 'g', product_id: 'p', product_name: 'Cumin', quantity: '1429.0000' },
+          { godown_id: 'g', product_id: 'q', product_name: 'Pepper', quantity: '1234567.5' },
+        ],
+      },
+    });
+    const text = pdfText(await renderPdf(doc, meta));
+    expect(text).toMatch(/Cumin\s+1,429\.0000/);
+    expect(text).toMatch(/Pepper\s+12,34,567\.5000/);
+    const sheet = await readXlsx(await renderXlsx(doc, meta));
+    let quantity: ExcelJSCell | undefined;
+    sheet.eachRow((row) => {
+      if (row.getCell(2).value === 'Cumin') quantity = row.getCell(3);
+    });
+    expect(quantity?.value).toBe(1429);
+    expect(quantity?.numFmt).toBe('#,##0.0000');
+    // Dates: a date cell shown as '24 Nov 2026'.
+    const ledgerSheet = await readXlsx(await renderXlsx(ledger(3), meta));
+    let dateFormat: string | undefined;
+    ledgerSheet.eachRow((row) => {
+      if (row.getCell(1).value instanceof Date) dateFormat = row.getCell(1).numFmt;
+    });
+    expect(dateFormat).toBe('d mmm yyyy');
+    expect(pdfText(await renderPdf(ledger(3), meta))).toMatch(/^\s*1 Jan 2026\s+Purchase/m);
+  });
+
+  it("shows a cashbook's zero amounts as '-' in both files, and totals as figures", async () => {
+    const doc = toDocument({
+      report: 'cashbook-report',
+      params: {
+        city_id: 'm',
+        entity_type: 'Collector',
+        entity_id: 'c',
+        startDate: '2026-11-01',
+        endDate: '2026-11-24',
+      },
+      names: { m: 'Mumbai', c: 'Kiran' },
+      data: [
+        { date: '2026-11-03', particulars: 'Expense: Rent', cash_in: '0.00', cash_out: '1.00' },
+        { date: '2026-11-04', particulars: 'Payment from Usha (INR)', cash_in: '5.00', cash_out: '0.00' },
+      ],
+    });
+    expect(doc.fileName).toBe('cashbook_report_Mumbai_2026-11-01_to_2026-11-24');
+    const text = pdfText(await renderPdf(doc, meta));
+    expect(text).toMatch(/3 Nov 2026\s+Expense: Rent\s+-\s+1\.00/);
+    const sheet = await readXlsx(await renderXlsx(doc, meta));
+    let zero: ExcelJSCell | undefined;
+    let total: ExcelJSCell | undefined;
+    sheet.eachRow((row) => {
+      if (row.getCell(2).value === 'Expense: Rent') zero = row.getCell(3);
+      if (row.getCell(1).value === 'Net Total') total = row.getCell(3);
+    });
+    // A number (sums still work) whose format's zero section is '-': what Excel shows.
+    expect(zero?.value).toBe(0);
+    expect(zero?.numFmt?.split(';')[2]).toBe('"-"');
+    expect(total?.numFmt?.split(';')).toHaveLength(2);
+  });
+});
+
+type ExcelJSCell = { value: unknown; numFmt?: string };

@@ -1,12 +1,65 @@
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { isDecimal } from './decimal.ts';
-import type { Column, ReportDocument, Row } from './document.ts';
+import { formatDecimal, isDecimal } from './decimal.ts';
+import {
+  booksLine,
+  type Column,
+  dayInWords,
+  momentInWords,
+  positionLine,
+  type ReportDocument,
+  type Row,
+} from './document.ts';
 import { escapeFormula } from './escape.ts';
 import type { RenderMeta } from './pdf.ts';
 
 const MONEY = '#,##0.00;[Red]-#,##0.00';
-const QUANTITY = '#,##0.###';
+/** A zero shows as '-' (the third section), as in the PDF; the cell stays a number for sums. */
+const MONEY_DASH = '#,##0.00;[Red]-#,##0.00;"-"';
+const QUANTITY = '#,##0.0000';
+/** Dates as the app shows them: 24 Nov 2026. */
+const DATE = 'd mmm yyyy';
+
+/** A worksheet name: no `\ / ? * [ ] :`, single spaces, at most 31 characters. */
+export function sheetName(title: string): string {
+  return (
+    title
+      .replace(/[\\/?*[\]:]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 31)
+      .trim() || 'Report'
+  );
+}
+
+/** How wide a value shows, in characters: amounts as formatted, dates as '24 Nov 2026'. */
+function shownLength(column: Column, value: string | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  if (column.kind === 'money' && isDecimal(value)) return formatDecimal(value, 2).length;
+  if (column.kind === 'quantity' && isDecimal(value)) return formatDecimal(value, 4).length;
+  if (column.kind === 'date') return dayInWords(value).length;
+  return Math.max(...value.split(/\r?\n/).map((l) => [...l].length));
+}
+
+/**
+ * Each column as wide as its widest content (header, cells, totals; the first column also the
+ * summary and total labels), within 8 to 60 characters. Heading lines (name, title, filters)
+ * overflow into the empty cells beside them and do not count.
+ */
+function columnWidths(doc: ReportDocument): number[] {
+  return doc.columns.map((c, i) => {
+    let widest = [...c.header].length;
+    for (const r of doc.rows) widest = Math.max(widest, shownLength(c, r[c.key]));
+    for (const t of doc.totals) widest = Math.max(widest, shownLength(c, t.values[c.key]));
+    if (i === 0) {
+      for (const s of doc.summary) widest = Math.max(widest, [...s.label].length);
+      for (const t of doc.totals) widest = Math.max(widest, [...t.label].length);
+    }
+    if (i === 1)
+      for (const s of doc.summary) widest = Math.max(widest, shownLength({ ...c, kind: 'money' }, s.value));
+    return Math.min(60, Math.max(8, widest + 2));
+  });
+}
 
 /**
  * A cell's value. Amounts become numbers here and only here: an XLSX numeric cell is an IEEE
@@ -18,6 +71,7 @@ function cellValue(column: Column, value: string | null | undefined): ExcelJS.Ce
   if (value === null || value === undefined || value === '') return null;
   if ((column.kind === 'money' || column.kind === 'quantity') && isDecimal(value)) return Number(value);
   if (column.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  if (column.kind === 'date') return escapeFormula(dayInWords(value));
   return escapeFormula(value);
 }
 
@@ -48,25 +102,31 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
   });
   workbook.creator = 'Bahi';
   workbook.created = new Date(meta.generatedAt);
+  // The read position where a program finds it (the workbook's document properties).
+  workbook.title = doc.title;
+  workbook.subject = `${booksLine(doc, meta.generatedAt)}. ${positionLine(meta.position)}`;
+  workbook.keywords = `bahi-read-position=${meta.position}`;
 
   const heading: ExcelJS.CellValue[][] = [
     [text(meta.businessName)],
     [text(doc.title)],
     ...(doc.filters.length ? [[text(doc.filters.map((f) => `${f.label}: ${f.value}`).join('    '))]] : []),
-    [`Generated ${meta.generatedAt}, read at position ${meta.position}`],
+    [text(booksLine(doc, meta.generatedAt))],
+    [`Generated ${momentInWords(meta.generatedAt)}`],
     // Summary amounts (opening, closing) as numbers; counts and words as text.
     ...doc.summary.map((s) => [text(s.label), isDecimal(s.value) ? Number(s.value) : text(s.value)]),
   ];
   const headerRow = heading.length + 2;
-  const sheet = workbook.addWorksheet(doc.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '), {
+  const sheet = workbook.addWorksheet(sheetName(doc.title), {
     views: [{ state: 'frozen', ySplit: headerRow, xSplit: 0 }],
   });
-  sheet.columns = doc.columns.map((c) => ({
+  const widths = columnWidths(doc);
+  sheet.columns = doc.columns.map((c, i) => ({
     key: c.key,
-    width: Math.max(10, Math.round(c.width / 5.5)),
-    ...(c.kind === 'money' ? { style: { numFmt: MONEY } } : {}),
+    width: widths[i]!,
+    ...(c.kind === 'money' ? { style: { numFmt: c.dashZero ? MONEY_DASH : MONEY } } : {}),
     ...(c.kind === 'quantity' ? { style: { numFmt: QUANTITY } } : {}),
-    ...(c.kind === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
+    ...(c.kind === 'date' ? { style: { numFmt: DATE } } : {}),
   }));
 
   heading.forEach((values, i) => {
@@ -98,8 +158,16 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
     values[0] = text(total.label);
     const row = sheet.addRow(values);
     row.font = { bold: true };
+    // Totals print zero as 0.00, as in the PDF.
+    doc.columns.forEach((c, i) => {
+      if (c.kind === 'money' && i > 0) row.getCell(i + 1).numFmt = MONEY;
+    });
     row.commit();
   }
+  sheet.addRow([]).commit();
+  const foot = sheet.addRow([positionLine(meta.position)]);
+  foot.font = { size: 8, color: { argb: 'FF8A8A8A' } };
+  foot.commit();
   sheet.commit();
   await workbook.commit();
   await finished;

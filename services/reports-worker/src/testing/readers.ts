@@ -30,6 +30,20 @@ export function pdfPages(pdf: Buffer): number {
   }
 }
 
+/** The document information (Title, Subject, Keywords, ...), as pdfinfo lists it. */
+export function pdfInfo(pdf: Buffer): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'bahi-pdf-'));
+  try {
+    writeFileSync(join(dir, 'r.pdf'), pdf);
+    const info = execFileSync('pdfinfo', [join(dir, 'r.pdf')], { encoding: 'utf8' });
+    const out: Record<string, string> = {};
+    for (const m of info.matchAll(/^([^:\n]+):\s*(.*)$/gm)) out[m[1]!.trim()] = m[2]!.trim();
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The embedded fonts, as pdffonts lists them. */
 export function pdfFonts(pdf: Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'bahi-pdf-'));
@@ -65,9 +79,13 @@ export function pdfPagePng(pdf: Buffer, page: number, out: string): string {
   }
 }
 
-export async function readXlsx(xlsx: Buffer): Promise<ExcelJS.Worksheet> {
+export async function readWorkbook(xlsx: Buffer): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
   // exceljs' types predate Node's generic Buffer.
   await workbook.xlsx.load(xlsx as unknown as ExcelJS.Buffer);
-  return workbook.worksheets[0]!;
+  return workbook;
+}
+
+export async function readXlsx(xlsx: Buffer): Promise<ExcelJS.Worksheet> {
+  return (await readWorkbook(xlsx)).worksheets[0]!;
 }
