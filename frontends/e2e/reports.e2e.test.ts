@@ -235,7 +235,9 @@ describe('the reports remote in Chromium, on the demo business', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(new URL(page.url()).search).toBe(search);
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(top);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Expense: Backdated audit check');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      'Expense: Backdated audit check',
+    );
   });
 
   it('Cashbook: the city’s collector picked and applied; totals equal the endpoint; zero shows -', async () => {

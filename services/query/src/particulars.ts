@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from '@bahi/contracts';
 import { sql } from 'kysely';
 import type { QueryDeps } from './routes.ts';
 
@@ -36,20 +37,7 @@ export interface Viewer {
 }
 
 type Rec = Record<string, unknown>;
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const MONTHS = MONTH_NAMES;
 /** Ids a record names parties by (funders, agents, collectors, godowns). */
 const PARTY_FIELDS = [
   'funder_id',

@@ -9,6 +9,7 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
+  Link,
   makeStyles,
   Spinner,
   Text,
@@ -253,5 +254,30 @@ export function useOpenRecord(): (record: { type: string; id: string }) => void 
       );
     },
     [setParams],
+  );
+}
+
+/**
+ * A report line's text as the way to its record (a button styled as a link; its name says the
+ * line and its date), or the plain text for a line without one.
+ */
+export function RecordLink(props: {
+  text: string;
+  date: string;
+  record: { type: string; id: string } | undefined;
+  onOpen(record: { type: string; id: string }): void;
+  className?: string;
+}) {
+  const { record } = props;
+  if (!record) return <>{props.text}</>;
+  return (
+    <Link
+      as="button"
+      className={props.className}
+      onClick={() => props.onOpen(record)}
+      aria-label={`${props.text} of ${showDay(props.date)}: open the record`}
+    >
+      {props.text}
+    </Link>
   );
 }

@@ -203,3 +203,22 @@ export function VirtualTable<T>(props: {
     </section>
   );
 }
+
+/**
+ * Compare's 'Change' column: what happened to the line since the moment compared with (a row
+ * A had that is gone shows 'Removed since').
+ */
+export function changeColumn<T>(
+  compared: { marks: Map<string, Mark>; gone: T[] },
+  keyOf: (row: T) => string | undefined,
+): VColumn<T> {
+  return {
+    key: 'change',
+    header: 'Change',
+    render: (row) => {
+      const key = keyOf(row);
+      const mark = compared.gone.includes(row) ? 'removed' : key ? compared.marks.get(key) : undefined;
+      return mark ? MARK_TEXT[mark] : '';
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { salaryPaymentInput } from '@bahi/contracts';
+import { MONTH_NAMES } from '@bahi/contracts/months';
 import { ErrorAlert, FormDialog, useSnackbar } from '@bahi/ui';
 import {
   DateField,
@@ -24,20 +25,7 @@ import {
 import { useEffect } from 'react';
 import { paidForMonthQuery } from './api.ts';
 
-export const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+export const MONTHS = MONTH_NAMES;
 
 /** Spec section 9: the current year and the 4 before it. */
 export const salaryYears = (now: Date = new Date()) =>

@@ -1,14 +1,14 @@
 import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
-import { Button, Field, Link, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
+import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
-import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
-import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { markJournalLines } from '../../shared/compare.ts';
+import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
-import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
 import { allGodownsQuery, type CashbookRow, cashbookQuery, cityCollectorsQuery } from './api.ts';
 
 const useStyles = makeStyles({
@@ -88,31 +88,12 @@ export function CashbookPage() {
     {
       key: 'particulars',
       header: 'Particulars',
-      render: (r) =>
-        r.record ? (
-          <Link
-            as="button"
-            onClick={() => openRecord(r.record!)}
-            aria-label={`${r.particulars} of ${showDay(r.date)}: open the record`}
-          >
-            {r.particulars}
-          </Link>
-        ) : (
-          r.particulars
-        ),
+      render: (r) => <RecordLink text={r.particulars} date={r.date} record={r.record} onOpen={openRecord} />,
     },
     { key: 'in', header: 'Cash In', numeric: true, render: (r) => cash(r.cash_in) },
     { key: 'out', header: 'Cash Out', numeric: true, render: (r) => cash(r.cash_out) },
   ];
-  if (compared)
-    columns.push({
-      key: 'change',
-      header: 'Change',
-      render: (r) => {
-        const m = compared.gone.includes(r) ? 'removed' : r.key ? compared.marks.get(r.key) : undefined;
-        return m ? MARK_TEXT[m] : '';
-      },
-    });
+  if (compared) columns.push(changeColumn(compared, (r) => r.key));
   const pickerError = collectors.isError || godowns.isError;
   return (
     <Page

@@ -1,23 +1,14 @@
 import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
-import {
-  Button,
-  Field,
-  Input,
-  Link,
-  makeStyles,
-  mergeClasses,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
-import { MARK_TEXT, type Mark, markRecords } from '../../shared/compare.ts';
-import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { markRecords } from '../../shared/compare.ts';
+import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
-import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
 import { type DaywiseRow, daywiseQuery } from './api.ts';
 
 const ALL = 'all';
@@ -99,25 +90,14 @@ export function DaywisePage() {
     (r) => (r.type === 'Income' ? r.amount : '0'),
     (r) => (r.type === 'Expense' ? r.amount : '0'),
   );
-  const markOf = (r: DaywiseRow, i: number): Mark | undefined =>
+  const _markOf = (r: DaywiseRow, i: number): Mark | undefined =>
     compared?.gone.includes(r) ? 'removed' : compared?.marks.get(rowKey(r, i));
   const columns: VColumn<DaywiseRow>[] = [
     { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
     {
       key: 'category',
       header: 'Category',
-      render: (r) =>
-        r.record ? (
-          <Link
-            as="button"
-            onClick={() => openRecord(r.record!)}
-            aria-label={`${r.category} of ${showDay(r.date)}: open the record`}
-          >
-            {r.category}
-          </Link>
-        ) : (
-          r.category
-        ),
+      render: (r) => <RecordLink text={r.category} date={r.date} record={r.record} onOpen={openRecord} />,
     },
     { key: 'remarks', header: 'Remarks', render: (r) => r.remarks ?? '' },
     {
@@ -133,15 +113,7 @@ export function DaywisePage() {
       render: (r) => (r.type === 'Expense' ? formatAmount(r.amount) : ''),
     },
   ];
-  if (compared)
-    columns.push({
-      key: 'change',
-      header: 'Change',
-      render: (r) => {
-        const m = markOf(r, rows.indexOf(r));
-        return m ? MARK_TEXT[m] : '';
-      },
-    });
+  if (compared) columns.push(changeColumn(compared, (r) => rowKey(r, rows.indexOf(r))));
   const netClass = sum.net.startsWith('-') ? styles.negative : styles.positive;
   const ready = !!(f.startDate && f.endDate && cityId);
   return (

@@ -9,15 +9,15 @@ import {
   useParams,
 } from '@bahi/ui';
 import { DateFilter, FilterBar, showDay, useCities, useQuery } from '@bahi/ui/screen';
-import { Button, Link, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
-import { MARK_TEXT, markJournalLines } from '../../shared/compare.ts';
-import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { markJournalLines } from '../../shared/compare.ts';
+import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { SummaryCards } from '../../shared/summary-cards.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
-import { type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
+import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
 import { isLedgerType, type Ledger, type LedgerLine, type LedgerType, ledgerQuery } from './api.ts';
 
 const LIST: Record<LedgerType, { path: string; label: string }> = {
@@ -97,37 +97,22 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
     {
       key: 'particulars',
       header: 'Particulars',
-      render: (l) =>
-        l.record ? (
-          <Link
-            as="button"
-            className={styles.line}
-            onClick={() => openRecord(l.record!)}
-            aria-label={`${l.particulars} of ${showDay(l.date)}: open the record`}
-          >
-            {l.particulars}
-          </Link>
-        ) : (
-          l.particulars
-        ),
+      render: (l) => (
+        <RecordLink
+          text={l.particulars}
+          date={l.date}
+          record={l.record}
+          onOpen={openRecord}
+          className={styles.line}
+        />
+      ),
     },
     { key: 'type', header: 'Type', render: (l) => l.type },
     { key: 'debit', header: 'Debit', numeric: true, render: (l) => formatAmount(l.debit) },
     { key: 'credit', header: 'Credit', numeric: true, render: (l) => formatAmount(l.credit) },
     { key: 'balance', header: 'Balance', numeric: true, render: (l) => formatAmount(l.balance) },
   ];
-  if (compared) {
-    const marks = compared.marks;
-    columns.push({
-      key: 'change',
-      header: 'Change',
-      render: (l) => {
-        const gone = compared.gone.includes(l);
-        const mark = gone ? 'removed' : l.key ? marks.get(l.key) : undefined;
-        return mark ? MARK_TEXT[mark] : '';
-      },
-    });
-  }
+  if (compared) columns.push(changeColumn(compared, (l) => l.key));
   const list = LIST[type];
   const name = ledger?.entity.name ?? '';
   return (

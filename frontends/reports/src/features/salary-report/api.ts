@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from '@bahi/contracts/months';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
@@ -19,21 +20,7 @@ export interface SalaryRow {
   remarks: string | null;
 }
 
-/** Spec section 9: January to December, numbered 1 to 12. */
-export const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+export const MONTHS = MONTH_NAMES;
 
 /** Spec section 9: the current year and the 4 before it. */
 export const salaryYears = (now: Date = new Date()): number[] =>
