@@ -337,7 +337,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     return {
       message:
         status === 'outbox'
-          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from there.`
+          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
           : `The report was sent to ${recipient} via WhatsApp.`,
       jobId,
     };
