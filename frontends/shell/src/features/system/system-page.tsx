@@ -221,7 +221,7 @@ export function SystemScreen() {
       <ErrorAlert
         text={status.isError ? errorText(status.error, 'Failed to fetch the projections.') : actionError}
       />
-      <Panel title="Projections" aria-label="Projections">
+      <Panel title="Projections" role="region" aria-label="Projections">
         {data ? (
           <Text size={200} className={styles.muted}>
             Head of the log: position {data.head}
@@ -289,7 +289,7 @@ function RebuildPanel(props: { rebuild: Rebuild; by: string; busy: boolean; onSw
   const report = r.report;
   const what = r.projections.length ? r.projections.join(', ') : 'all projections';
   return (
-    <Panel title="Latest rebuild" aria-label="Latest rebuild">
+    <Panel title="Latest rebuild" role="region" aria-label="Latest rebuild">
       <div className={styles.actions}>
         <Badge appearance="filled" color={s.color}>
           {s.label}
@@ -432,7 +432,7 @@ function EarlierRebuilds({ rebuilds }: { rebuilds: Rebuild[] }) {
     },
   ];
   return (
-    <Panel title="Earlier rebuilds" aria-label="Earlier rebuilds">
+    <Panel title="Earlier rebuilds" role="region" aria-label="Earlier rebuilds">
       <DataTable
         label="Earlier rebuilds"
         columns={columns}
@@ -456,7 +456,7 @@ function QuarantinedPanel(props: { entries: Quarantined[]; users: Parameters<typ
     },
   ];
   return (
-    <Panel title="Quarantined events" aria-label="Quarantined events">
+    <Panel title="Quarantined events" role="region" aria-label="Quarantined events">
       <DataTable
         label="Quarantined events"
         columns={columns}
