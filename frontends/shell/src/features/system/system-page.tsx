@@ -149,8 +149,6 @@ export function SystemScreen() {
       ),
     },
     { key: 'name', header: 'Projection', render: (p) => <Text weight="semibold">{p.name}</Text> },
-    { key: 'position', header: 'Position', render: (p) => p.position },
-    { key: 'lag', header: 'Lag', render: (p) => `${p.lag} ${p.lag === '1' ? 'event' : 'events'}` },
     {
       key: 'status',
       header: 'Status',
@@ -160,6 +158,8 @@ export function SystemScreen() {
         </Badge>
       ),
     },
+    { key: 'lag', header: 'Lag', render: (p) => `${p.lag} ${p.lag === '1' ? 'event' : 'events'}` },
+    { key: 'position', header: 'Position', render: (p) => p.position },
     {
       key: 'error',
       header: 'Error',
@@ -319,7 +319,9 @@ function RebuildPanel(props: { rebuild: Rebuild; by: string; busy: boolean; onSw
           <Text weight="semibold">
             {report.identical
               ? 'Identical: every table of the rebuilt projections matches the live read models.'
-              : 'Differences found between the live read models and the rebuilt ones.'}
+              : report.swap
+                ? 'Differences found, and repaired: the live read models differed from the rebuilt ones below.'
+                : 'Differences found between the live read models and the rebuilt ones.'}
           </Text>
           <Text size={200} className={styles.muted}>
             {report.events} events replayed, {formatDateTime(report.startedAt)} to{' '}

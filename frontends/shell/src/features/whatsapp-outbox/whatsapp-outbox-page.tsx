@@ -79,20 +79,6 @@ export function WhatsAppOutbox() {
       render: (e) => <Text weight="semibold">{e.recipient}</Text>,
     },
     {
-      key: 'report',
-      header: 'Report',
-      render: (e) => (
-        <div>
-          <Text block>{REPORT_TITLES[e.report] ?? e.report}</Text>
-          <Text size={200} className={styles.muted}>
-            {e.file_name}
-          </Text>
-        </div>
-      ),
-    },
-    { key: 'when', header: 'When', render: (e) => formatDateTime(e.recorded_at) },
-    { key: 'who', header: 'Who', render: (e) => nameOf(users.data, e.requested_by, 'Unknown user') },
-    {
       key: 'status',
       header: 'Status',
       render: (e) => (
@@ -123,6 +109,20 @@ export function WhatsAppOutbox() {
         </Button>
       ),
     },
+    {
+      key: 'report',
+      header: 'Report',
+      render: (e) => (
+        <div>
+          <Text block>{REPORT_TITLES[e.report] ?? e.report}</Text>
+          <Text size={200} className={styles.muted}>
+            {e.file_name}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'when', header: 'When', render: (e) => formatDateTime(e.recorded_at) },
+    { key: 'who', header: 'Who', render: (e) => nameOf(users.data, e.requested_by, 'Unknown user') },
   ];
 
   return (
