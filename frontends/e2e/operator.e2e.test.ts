@@ -119,7 +119,9 @@ describe('Settings > System in Chromium', () => {
     expect(await journalTables.textContent()).toContain('journal');
     const accounts = report.getByRole('table', { name: 'Differing accounts of journal' });
     expect(await accounts.textContent()).toContain(victim.account);
-    await page.screenshot({ path: join(SHOTS, 'system-report-1280-dark.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 1900 });
+    await page.screenshot({ path: join(SHOTS, 'system-report-1366-dark.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await report.getByRole('button', { name: 'Rebuild and swap' }).click();
     const latest = page.getByRole('region', { name: 'Latest rebuild' });
@@ -141,7 +143,7 @@ describe('Settings > System in Chromium', () => {
 });
 
 describe('Settings > WhatsApp outbox in Chromium', () => {
-  it('lists a send made without WhatsApp settings, newest first, and opens its file', async () => {
+  it('lists a send made without WhatsApp settings, opens its file, marks it sent; newest first', async () => {
     const sent = await api('POST', '/reports/whatsapp', {
       recipientNumber: '+91 98765 43210',
       reportName: 'stock',
@@ -171,6 +173,26 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
     ]);
     const body = await readFile((await download.path())!);
     expect(body.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Sent by hand: marked so after a confirmation, recorded through the command side.
+    await row.getByRole('button', { name: 'Mark sent to +919876543210' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Mark sent' }).click();
+    await row.getByText('Sent by hand').waitFor();
+    const outbox = (await api('GET', '/reports/whatsapp/outbox')).data;
+    expect(outbox[0]).toMatchObject({ recipient: '+919876543210', status: 'sent', recorded_by: admin.id });
+
+    // A second send, newest first, still in the outbox (for the screenshots).
+    await api('POST', '/reports/whatsapp', {
+      recipientNumber: '+447700900123',
+      reportName: 'balances',
+      data: {},
+    });
+    await page.reload();
+    await table.getByRole('row', { name: /\+447700900123/ }).waitFor();
+    const rows = await table.getByRole('row').allTextContents();
+    expect(rows[1]).toContain('+447700900123');
+    expect(rows[1]).toContain('In outbox');
+    expect(rows[2]).toContain('+919876543210');
   }, 120_000);
 
   it('takes screenshots of both screens in both themes, at 1366 and 390 px', async () => {

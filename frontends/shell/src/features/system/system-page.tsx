@@ -430,7 +430,14 @@ function EarlierRebuilds({ rebuilds }: { rebuilds: Rebuild[] }) {
     {
       key: 'result',
       header: 'Result',
-      render: (r) => (r.report ? (r.report.identical ? 'Identical' : 'Differences') : (r.error ?? '')),
+      render: (r) =>
+        r.report
+          ? r.report.identical
+            ? 'Identical'
+            : r.swap
+              ? 'Differences, repaired by the swap'
+              : 'Differences'
+          : (r.error ?? ''),
     },
   ];
   return (

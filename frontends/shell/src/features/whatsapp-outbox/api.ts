@@ -8,7 +8,8 @@ export interface OutboxEntry {
   params: Record<string, string>;
   recipient: string;
   transport: 'cloud-api' | 'outbox';
-  status: 'accepted' | 'outbox' | 'failed';
+  /** `sent`: an Admin sent it by hand and marked it so. */
+  status: 'accepted' | 'outbox' | 'failed' | 'sent';
   message_id: string | null;
   error: string | null;
   file_name: string;
@@ -18,6 +19,8 @@ export interface OutboxEntry {
   read_at: string;
   requested_by: string;
   recorded_at: string;
+  /** Who recorded the latest record: the requester, or the Admin who marked it sent. */
+  recorded_by?: string | null;
   /** The file, with the session's token (`download`). */
   link: string;
 }
@@ -28,3 +31,9 @@ export const outboxQuery = () =>
     queryKey: ['settings', 'whatsapp-outbox'],
     queryFn: ({ signal }) => api.get<{ data: OutboxEntry[] }>('/reports/whatsapp/outbox', undefined, signal),
   });
+
+/** POST /reports/whatsapp/outbox/{jobId}/sent (command side): an Admin sent it by hand. */
+export const markSent = (jobId: string) =>
+  api.post<{ jobId: string; message: string; position: string }>(
+    `/reports/whatsapp/outbox/${encodeURIComponent(jobId)}/sent`,
+  );

@@ -115,6 +115,50 @@ describe('WhatsApp outbox', () => {
     expect(saved).toEqual([]);
   });
 
+  it('marks a send in the outbox as sent after a confirmation, and shows a refusal in place', async () => {
+    let current = [entry({}), entry({ job_id: 'c'.repeat(40), status: 'accepted', transport: 'cloud-api' })];
+    const api = mockApi((call) => {
+      if (call.path === '/reports/whatsapp/outbox') return { body: { data: current } };
+      if (call.path === '/masters/users') return { body: users };
+      if (call.method === 'POST' && call.path === `/reports/whatsapp/outbox/${'a'.repeat(40)}/sent`) {
+        current = [{ ...current[0]!, status: 'sent', recorded_by: ADMIN.id }, current[1]!];
+        return {
+          body: {
+            jobId: 'a'.repeat(40),
+            position: '9',
+            message: 'The report to +919876543210 is marked as sent.',
+          },
+        };
+      }
+    });
+    renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);
+    // Only a send still waiting (outbox, or failed) can be marked.
+    expect(await screen.findAllByRole('button', { name: /^Mark sent to / })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Mark sent to +919876543210' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm.textContent).toContain('Did you send stock_report.pdf to +919876543210 yourself?');
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Mark sent' }));
+    expect(await screen.findByText('The report to +919876543210 is marked as sent.')).toBeTruthy();
+    expect(await screen.findByText('Sent by hand')).toBeTruthy();
+    expect(screen.getByText('by Asha Admin')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Mark sent to / })).toBeNull();
+    cleanup();
+
+    mockApi((call) => {
+      if (call.path === '/reports/whatsapp/outbox') return { body: { data: [entry({})] } };
+      if (call.path === '/masters/users') return { body: users };
+      if (call.method === 'POST')
+        return { status: 409, body: { message: 'The report to +919876543210 is already sent.' } };
+    });
+    renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark sent to +919876543210' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Mark sent' }),
+    );
+    expect(await screen.findByText('The report to +919876543210 is already sent.')).toBeTruthy();
+  });
+
   it('shows the empty outbox, and a failure with the server’s message or the fallback', async () => {
     mockApi((call) => (call.path === '/reports/whatsapp/outbox' ? { body: { data: [] } } : { body: users }));
     renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);

@@ -1,5 +1,6 @@
 import {
   type Column,
+  ConfirmDialog,
   DataTable,
   download,
   ErrorAlert,
@@ -7,22 +8,25 @@ import {
   formatDateTime,
   Page,
   saveFile,
+  useSnackbar,
 } from '@bahi/ui';
-import { ScreenProviders, useQuery } from '@bahi/ui/screen';
+import { ScreenProviders, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
 import { Badge, Button, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, CheckmarkRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { allUsersQuery, nameOf } from '../../shared/users.ts';
-import { type OutboxEntry, outboxQuery } from './api.ts';
+import { markSent, type OutboxEntry, outboxQuery } from './api.ts';
 
 const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   error: { color: tokens.colorPaletteRedForeground1, overflowWrap: 'anywhere' },
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
 });
 
 const STATUS = {
   outbox: { label: 'In outbox', color: 'warning' },
   accepted: { label: 'Sent', color: 'success' },
+  sent: { label: 'Sent by hand', color: 'success' },
   failed: { label: 'Failed', color: 'danger' },
 } as const;
 
@@ -56,17 +60,29 @@ export function WhatsAppOutbox() {
   const query = useQuery(outboxQuery());
   const users = useQuery(allUsersQuery());
   const [opening, setOpening] = useState<string | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const notify = useSnackbar();
+  const client = useQueryClient();
+  const [marking, setMarking] = useState<OutboxEntry | null>(null);
+  const mark = useMutation({
+    mutationFn: (entry: OutboxEntry) => markSent(entry.job_id),
+    onSuccess: (answer) => {
+      notify(answer.message);
+      return client.invalidateQueries({ queryKey: ['settings', 'whatsapp-outbox'] });
+    },
+    onError: (error) => setActionError(errorText(error, 'Failed to mark the report as sent.')),
+    onSettled: () => setMarking(null),
+  });
 
   const open = async (entry: OutboxEntry) => {
     setOpening(entry.job_id);
-    setFileError(null);
+    setActionError(null);
     try {
       const answer = await download(entry.link);
       if (answer.blob) saveFile(answer.blob, answer.fileName ?? entry.file_name);
-      else setFileError('The file is not available.');
+      else setActionError('The file is not available.');
     } catch (error) {
-      setFileError(errorText(error, 'Failed to open the file.'));
+      setActionError(errorText(error, 'Failed to open the file.'));
     } finally {
       setOpening(null);
     }
@@ -86,6 +102,11 @@ export function WhatsAppOutbox() {
           <Badge appearance="tint" color={STATUS[e.status]?.color ?? 'subtle'}>
             {STATUS[e.status]?.label ?? e.status}
           </Badge>
+          {e.status === 'sent' ? (
+            <Text size={200} block className={styles.muted}>
+              by {nameOf(users.data, e.recorded_by, 'Unknown user')}
+            </Text>
+          ) : null}
           {e.error ? (
             <Text size={200} block className={styles.error}>
               {e.error}
@@ -96,17 +117,29 @@ export function WhatsAppOutbox() {
     },
     {
       key: 'file',
-      header: 'File',
+      header: 'Actions',
       render: (e) => (
-        <Button
-          size="small"
-          icon={<ArrowDownloadRegular />}
-          disabled={opening === e.job_id}
-          onClick={() => void open(e)}
-          aria-label={`Open file ${e.file_name}`}
-        >
-          Open file
-        </Button>
+        <div className={styles.actions}>
+          <Button
+            size="small"
+            icon={<ArrowDownloadRegular />}
+            disabled={opening === e.job_id}
+            onClick={() => void open(e)}
+            aria-label={`Open file ${e.file_name}`}
+          >
+            Open file
+          </Button>
+          {e.status === 'outbox' || e.status === 'failed' ? (
+            <Button
+              size="small"
+              icon={<CheckmarkRegular />}
+              onClick={() => setMarking(e)}
+              aria-label={`Mark sent to ${e.recipient}`}
+            >
+              Mark sent
+            </Button>
+          ) : null}
+        </div>
       ),
     },
     {
@@ -129,10 +162,10 @@ export function WhatsAppOutbox() {
     <Page title="WhatsApp outbox">
       <Text>
         Reports sent with WhatsApp, newest first. Those in the outbox were not sent by the server (no WhatsApp
-        transport is configured): open the file and send it to the recipient.
+        transport is configured): open the file, send it to the recipient, then mark it sent.
       </Text>
       <ErrorAlert
-        text={query.isError ? errorText(query.error, 'Failed to fetch the WhatsApp outbox.') : fileError}
+        text={query.isError ? errorText(query.error, 'Failed to fetch the WhatsApp outbox.') : actionError}
       />
       <DataTable
         label="WhatsApp outbox"
@@ -141,6 +174,15 @@ export function WhatsAppOutbox() {
         rowKey={(e) => e.job_id}
         loading={query.isPending}
         emptyText="The outbox is empty."
+      />
+      <ConfirmDialog
+        open={!!marking}
+        title="Mark as sent?"
+        message={`Did you send ${marking?.file_name ?? 'the file'} to ${marking?.recipient ?? ''} yourself? It is recorded as sent by you.`}
+        confirmLabel="Mark sent"
+        busy={mark.isPending}
+        onCancel={() => setMarking(null)}
+        onConfirm={() => marking && mark.mutate(marking)}
       />
     </Page>
   );
