@@ -60,6 +60,8 @@ const useStyles = makeStyles({
     },
   },
   num: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
+  // A badge is one line high: its text must not wrap in a narrow column (390 px).
+  badge: { whiteSpace: 'nowrap', flexShrink: 0 },
 });
 
 const MODES = { swap: 'Rebuild and swap', compare: 'Compare only' } as const;
@@ -153,7 +155,7 @@ export function SystemScreen() {
       key: 'status',
       header: 'Status',
       render: (p) => (
-        <Badge appearance="tint" color={STATUS[p.status]?.color ?? 'subtle'}>
+        <Badge className={styles.badge} appearance="tint" color={STATUS[p.status]?.color ?? 'subtle'}>
           {STATUS[p.status]?.label ?? p.status}
         </Badge>
       ),
@@ -291,7 +293,7 @@ function RebuildPanel(props: { rebuild: Rebuild; by: string; busy: boolean; onSw
   return (
     <Panel title="Latest rebuild" role="region" aria-label="Latest rebuild">
       <div className={styles.actions}>
-        <Badge appearance="filled" color={s.color}>
+        <Badge className={styles.badge} appearance="filled" color={s.color}>
           {s.label}
         </Badge>
         <Text>

@@ -21,6 +21,8 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   error: { color: tokens.colorPaletteRedForeground1, overflowWrap: 'anywhere' },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  // A badge (and a small button) is one line high: its text must not wrap in a narrow column (390 px).
+  badge: { whiteSpace: 'nowrap', flexShrink: 0 },
 });
 
 const STATUS = {
@@ -99,7 +101,7 @@ export function WhatsAppOutbox() {
       header: 'Status',
       render: (e) => (
         <div>
-          <Badge appearance="tint" color={STATUS[e.status]?.color ?? 'subtle'}>
+          <Badge className={styles.badge} appearance="tint" color={STATUS[e.status]?.color ?? 'subtle'}>
             {STATUS[e.status]?.label ?? e.status}
           </Badge>
           {e.status === 'sent' ? (
@@ -121,6 +123,7 @@ export function WhatsAppOutbox() {
       render: (e) => (
         <div className={styles.actions}>
           <Button
+            className={styles.badge}
             size="small"
             icon={<ArrowDownloadRegular />}
             disabled={opening === e.job_id}
@@ -131,6 +134,7 @@ export function WhatsAppOutbox() {
           </Button>
           {e.status === 'outbox' || e.status === 'failed' ? (
             <Button
+              className={styles.badge}
               size="small"
               icon={<CheckmarkRegular />}
               onClick={() => setMarking(e)}
