@@ -356,7 +356,8 @@ export const eventSchemas = {
       params: z.record(z.string(), z.string()),
       recipient: text,
       transport: z.enum(['cloud-api', 'outbox']),
-      status: z.enum(['accepted', 'outbox', 'failed']),
+      /** `sent`: an Admin sent it by hand from the outbox (POST /api/reports/whatsapp/outbox/{jobId}/sent). */
+      status: z.enum(['accepted', 'outbox', 'failed', 'sent']),
       message_id: nullableText,
       error: nullableText,
       file_name: text,
@@ -389,6 +390,9 @@ export const eventSchemas = {
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
+
+/** The stream of `ReportSendRecorded`: every WhatsApp send's records (the reports worker's, an Admin's). */
+export const REPORT_SENDS_STREAM = 'report-sends';
 
 /** The stream of `EventQuarantined` decisions (services/projector/src/quarantine.ts). */
 export const QUARANTINE_STREAM = 'system-quarantine';

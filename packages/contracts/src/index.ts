@@ -2,5 +2,6 @@ export * from './cash.ts';
 export * from './events.ts';
 export * from './masters.ts';
 export * from './months.ts';
+export * from './operations.ts';
 export * from './primitives.ts';
 export * from './transactions.ts';

@@ -6,6 +6,7 @@ import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
 import { registerNotificationRoutes } from './routes/notifications.routes.ts';
 import { registerProjectionRoutes } from './routes/projections.routes.ts';
+import { registerReportSendRoutes } from './routes/report-sends.routes.ts';
 import { registerTransactionRoutes } from './routes/transactions.routes.ts';
 import { registerUserRoutes } from './routes/users.routes.ts';
 
@@ -27,6 +28,7 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
       await registerCashRoutes(app, deps);
       await registerNotificationRoutes(app, deps);
       await registerProjectionRoutes(app, deps);
+      await registerReportSendRoutes(app, deps);
     }),
   );
 }

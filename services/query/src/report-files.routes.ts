@@ -337,21 +337,30 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     return {
       message:
         status === 'outbox'
-          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from there.`
+          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
           : `The report was sent to ${recipient} via WhatsApp.`,
       jobId,
     };
   });
 
-  /** The WhatsApp outbox and send history, newest first (Admins): each send's latest record. */
+  /**
+   * The WhatsApp outbox and send history, newest first (Admins): each send's latest record (a
+   * send an Admin marked sent by hand, POST /api/reports/whatsapp/outbox/{jobId}/sent on the
+   * command side, keeps its place and shows status `sent`).
+   */
   app.get('/api/reports/whatsapp/outbox', async (request) => {
     const me = signedIn(request);
     if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
     const events = await deps.eventStore.readStream(SENDS_STREAM);
-    const latest = new Map<string, SendRecord & { recorded_at: string }>();
+    const latest = new Map<string, SendRecord & { recorded_at: string; recorded_by: string | null }>();
     for (const e of events) {
       const r = e.data as SendRecord;
-      latest.set(r.job_id, { ...r, recorded_at: e.metadata.recordedAt });
+      // recorded_by: who recorded this record (the requester for the worker's, the Admin who marked it sent).
+      latest.set(r.job_id, {
+        ...r,
+        recorded_at: e.metadata.recordedAt,
+        recorded_by: e.metadata.userId ?? null,
+      });
     }
     return {
       data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { REPORT_SENDS_STREAM } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import type { Requester } from './jobs.ts';
 
@@ -24,7 +25,8 @@ export interface SendRecord {
   params: Record<string, string>;
   recipient: string;
   transport: 'cloud-api' | 'outbox';
-  status: 'accepted' | 'outbox' | 'failed';
+  /** `sent`: an Admin marked an outbox send as sent by hand (the command side records it). */
+  status: 'accepted' | 'outbox' | 'failed' | 'sent';
   message_id: string | null;
   error: string | null;
   file_name: string;
@@ -35,7 +37,7 @@ export interface SendRecord {
   requested_by: string;
 }
 
-export const SENDS_STREAM = 'report-sends';
+export const SENDS_STREAM = REPORT_SENDS_STREAM;
 
 /** The worker's side effects, as events in the log (the notification projection and live stream follow). */
 export interface Effects {

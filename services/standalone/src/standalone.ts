@@ -38,6 +38,8 @@ export interface Standalone extends Running {
   url: string;
   /** The event store it runs on (tests plant events in it; operators use the CLI). */
   eventStore: EventStore;
+  /** Its read models (tests damage a live row to see a rebuild find and repair it). */
+  readDb: Storage['readDb'];
   /** Every method and path it answers (tests walk them all). */
   routes: readonly { method: string; url: string }[];
   config: StandaloneEnv;
@@ -179,6 +181,7 @@ export async function startStandalone(
     return {
       url,
       eventStore: storage.eventStore,
+      readDb: storage.readDb,
       routes,
       config,
       demo,

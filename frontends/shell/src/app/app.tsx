@@ -25,6 +25,14 @@ const ActivityLogPage = lazy(() =>
 const CustomFieldsPage = lazy(() =>
   import('../features/custom-fields/custom-fields-page.tsx').then((m) => ({ default: m.CustomFieldsPage })),
 );
+const SystemPage = lazy(() =>
+  import('../features/system/system-page.tsx').then((m) => ({ default: m.SystemPage })),
+);
+const WhatsAppOutboxPage = lazy(() =>
+  import('../features/whatsapp-outbox/whatsapp-outbox-page.tsx').then((m) => ({
+    default: m.WhatsAppOutboxPage,
+  })),
+);
 const NotificationsPage = lazy(() =>
   import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -62,6 +70,14 @@ export function AppRoutes() {
         <Route
           path="settings/activity-log"
           element={<RequireRole roles={['Admin']}>{screen(<ActivityLogPage />)}</RequireRole>}
+        />
+        <Route
+          path="settings/system"
+          element={<RequireRole roles={['Admin']}>{screen(<SystemPage />)}</RequireRole>}
+        />
+        <Route
+          path="settings/whatsapp-outbox"
+          element={<RequireRole roles={['Admin']}>{screen(<WhatsAppOutboxPage />)}</RequireRole>}
         />
         <Route path="profile" element={screen(<ProfilePage />)} />
         <Route path="notifications" element={screen(<NotificationsPage />)} />

@@ -10,14 +10,21 @@ const labels = (role: Parameters<typeof navFor>[0]) =>
   navFor(role).flatMap((e) => (isGroup(e) ? [e.label, ...e.items.map((i) => i.label)] : [e.label]));
 
 describe('drawer rules', () => {
-  it('shows Settings to Admin (all three) and Manager (custom fields only), hides it from others', () => {
+  it('shows Settings to Admin (all five) and Manager (custom fields only), hides it from others', () => {
     expect(labels('Admin')).toEqual(
-      expect.arrayContaining(['Settings', 'Users', 'Activity Log', 'Custom Fields']),
+      expect.arrayContaining([
+        'Settings',
+        'Users',
+        'Activity Log',
+        'Custom Fields',
+        'System',
+        'WhatsApp outbox',
+      ]),
     );
     const manager = labels('Manager');
     expect(manager).toContain('Custom Fields');
-    expect(manager).not.toContain('Users');
-    expect(manager).not.toContain('Activity Log');
+    for (const adminOnly of ['Users', 'Activity Log', 'System', 'WhatsApp outbox'])
+      expect(manager).not.toContain(adminOnly);
     for (const role of ['Collector', 'Viewer'] as const) {
       expect(labels(role)).not.toContain('Settings');
       expect(labels(role)).toContain('Balances');

@@ -73,6 +73,8 @@ export const NAV: NavEntry[] = [
       { label: 'Users', path: '/settings/users', roles: ADMIN },
       { label: 'Activity Log', path: '/settings/activity-log', roles: ADMIN },
       { label: 'Custom Fields', path: '/settings/custom-fields', roles: ADMIN_MANAGER },
+      { label: 'System', path: '/settings/system', roles: ADMIN },
+      { label: 'WhatsApp outbox', path: '/settings/whatsapp-outbox', roles: ADMIN },
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { isStorableText } from '@bahi/contracts';
+import { quarantineInput } from '@bahi/contracts';
 import {
   allProjections,
   QuarantineRefused,
@@ -22,22 +22,6 @@ const rebuildInput = z
       .max(NAMES.length)
       .optional(),
     swap: z.boolean({ error: 'swap must be true or false' }).optional(),
-  })
-  .strict();
-
-const quarantineInput = z
-  .object({
-    position: z
-      .union([z.string().regex(/^\d{1,19}$/), z.number().int().nonnegative()], {
-        error: 'position must be the position of the failing event',
-      })
-      .transform((v) => BigInt(v)),
-    reason: z
-      .string({ error: 'reason is required: say why the event is set aside' })
-      .trim()
-      .min(3, 'reason is required: say why the event is set aside')
-      .max(1000, 'reason can be at most 1000 characters')
-      .refine(isStorableText, 'reason contains characters that cannot be stored'),
   })
   .strict();
 

@@ -90,8 +90,6 @@ export function DaywisePage() {
     (r) => (r.type === 'Income' ? r.amount : '0'),
     (r) => (r.type === 'Expense' ? r.amount : '0'),
   );
-  const _markOf = (r: DaywiseRow, i: number): Mark | undefined =>
-    compared?.gone.includes(r) ? 'removed' : compared?.marks.get(rowKey(r, i));
   const columns: VColumn<DaywiseRow>[] = [
     { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
     {
