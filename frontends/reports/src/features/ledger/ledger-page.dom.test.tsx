@@ -153,12 +153,13 @@ describe('Ledger (spec section 2; issue #15)', () => {
     await waitFor(() => expect(within(dialog).getByText('UPDATE')).toBeTruthy());
     expect(within(dialog).getByText('by Asha Admin')).toBeTruthy();
     expect(within(dialog).getByText('by System/Deleted User')).toBeTruthy();
-    const update = within(dialog).getByRole('table', { name: 'UPDATE Expense: fields' });
+    // Found by waiting: while the dialog's opening motion runs, Fluent keeps it aria-hidden.
+    const update = await within(dialog).findByRole('table', { name: 'UPDATE Expense: fields' });
     expect(within(update).getAllByRole('row')[1]!.textContent).toBe('Amount4.005.00');
     // The record names its payer, not an id.
     expect(within(dialog).getAllByText('Kabir').length).toBeGreaterThan(0);
     expect(screen.getByTestId('where').textContent).toContain(`record=Expense.${BACKDATED.id}`);
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByTestId('where').textContent).not.toContain('record=');
     await waitFor(() =>
