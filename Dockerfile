@@ -1,5 +1,5 @@
-# Bahi: one image for every distributed-mode service (command, query, projector, reports-worker),
-# the standalone app, and the built frontends. Pick the service with the command, e.g.
+# Bahi: one image for every distributed-mode service (command, query, projector, reports-worker)
+# and the built frontends. Pick the service with the command, e.g.
 #   docker run bahi:local npm run start:command
 # (docker-compose.yml does this for each service).
 #
