@@ -1,26 +1,49 @@
 # Bahi: one image for every distributed-mode service (command, query, projector, reports-worker)
-# and for the built frontends. Pick the service with the command, e.g.
+# and the built frontends. Pick the service with the command, e.g.
 #   docker run bahi:local npm run start:command
 # (docker-compose.yml does this for each service).
+#
+# Stages: manifests (the npm manifests alone, for layer caching), build (every dependency, dev
+# ones included, to build the frontends), and the final image: production dependencies only,
+# the sources, and frontends/<name>/dist from the build stage.
 
-# Stage 1: only the npm manifests (root + every workspace), so that the `npm ci` layer below is
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# Stage 1: only the npm manifests (root + every workspace), so that the `npm ci` layers below are
 # rebuilt only when a package.json or the lockfile changes, not on every source edit.
-FROM node:20-bookworm-slim AS manifests
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /src
 COPY . .
 RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
  && find . -depth -type d -empty -delete
 
-FROM node:20-bookworm-slim
+# Stage 2: the frontends (shell and remotes), built with rsbuild (a devDependency) exactly as
+# `npm run build:frontends -- --force` builds them on a developer's machine.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY --from=manifests /src/ ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npx tsx frontends/build.ts --force \
+ && for name in shell masters transactions reports; do test -f "frontends/$name/dist/index.html" || exit 1; done
+
+# Stage 3: what runs. Services run their TypeScript with tsx, a production dependency.
+FROM ${NODE_IMAGE}
 WORKDIR /app
-# Fonts the reports worker embeds in PDFs for names in Indian and other scripts (Noto, per script).
+ENV NODE_ENV=production
+# Fonts the reports worker embeds in PDFs for names in Indian and other scripts (Noto, per
+# script; docs/reports.md).
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-core \
  && rm -rf /var/lib/apt/lists/*
-# tsx (a devDependency) runs the services, so devDependencies are installed too.
 COPY --from=manifests /src/ ./
-RUN npm ci --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .
-RUN npm run build --if-present
+# The built frontends where the standalone app (BAHI_FRONTENDS_DIR=./frontends) and the compose
+# `frontends` step (frontends/<name>/dist, for the gateway's FRONTENDS_ROOT) look for them.
+COPY --from=build /src/frontends/shell/dist ./frontends/shell/dist
+COPY --from=build /src/frontends/masters/dist ./frontends/masters/dist
+COPY --from=build /src/frontends/transactions/dist ./frontends/transactions/dist
+COPY --from=build /src/frontends/reports/dist ./frontends/reports/dist
 # node's own user; /app stays root-owned (read-only for the services).
 USER node
 EXPOSE 3001 3002 3003 3004

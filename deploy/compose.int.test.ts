@@ -1,21 +1,15 @@
 // Validates the root docker-compose.yml with the docker-compose binary on PATH (Debian's 1.29 here).
 // `docker-compose config` needs no Docker daemon: it only parses, interpolates and validates.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const EXPECTED_SERVICES = [
-  'command',
-  'query',
-  'projector',
-  'reports-worker',
-  'gateway',
-  'postgres',
-  'redis',
-  'eventstoredb',
-];
+const EXPECTED_SERVICES = ['command', 'query', 'projector', 'reports-worker', 'gateway', 'postgres', 'redis'];
+const REQUIRED = ['BAHI_JWT_SECRET_FILE', 'BAHI_ADMIN_PASSWORD_FILE', 'BAHI_LICENSE_DIR'] as const;
 
 function dockerCompose(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync('docker-compose', args, { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
@@ -29,62 +23,141 @@ if (!composeAvailable) {
   );
 }
 
-// Secrets have no defaults in the compose file (unset, compose warns and substitutes ""): give
-// placeholders so the output is what a configured deployment would get.
-const envWithSecrets = {
+/** The environment of a configured deployment: the secret files and the license directory exist. */
+const dir = mkdtempSync(path.join(tmpdir(), 'bahi-compose-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(path.join(dir, 'jwt_secret'), 'a-compose-test-secret-that-is-long-enough\n');
+writeFileSync(path.join(dir, 'admin_password'), 'compose-test-password\n');
+mkdirSync(path.join(dir, 'license'));
+const configured: NodeJS.ProcessEnv = {
   ...process.env,
-  BAHI_ADMIN_PASSWORD: 'compose-test-password',
-  BAHI_JWT_SECRET: 'compose-test-secret',
+  BAHI_JWT_SECRET_FILE: path.join(dir, 'jwt_secret'),
+  BAHI_ADMIN_PASSWORD_FILE: path.join(dir, 'admin_password'),
+  BAHI_LICENSE_DIR: path.join(dir, 'license'),
 };
+for (const name of ['ESDB_URL', 'COMPOSE_PROFILES', 'BAHI_QUEUE_PREFIX']) delete configured[name];
 
-/** Service names from the YAML `docker-compose config` prints: the 2-space keys under `services:`. */
-function serviceNames(configText: string): string[] {
-  const names: string[] = [];
+/** The 2-space-indented blocks under `services:` in the YAML `docker-compose config` prints. */
+function services(configText: string): Map<string, string> {
+  const blocks = new Map<string, string>();
   let inServices = false;
+  let current: string | undefined;
   for (const line of configText.split('\n')) {
-    if (/^\S/.test(line)) inServices = line.trimEnd() === 'services:';
-    else if (inServices) {
+    if (/^\S/.test(line)) {
+      inServices = line.trimEnd() === 'services:';
+      current = undefined;
+    } else if (inServices) {
       const match = /^ {2}([A-Za-z0-9._-]+):\s*$/.exec(line);
-      if (match?.[1]) names.push(match[1]);
+      if (match?.[1]) {
+        current = match[1];
+        blocks.set(current, '');
+      } else if (current) blocks.set(current, `${blocks.get(current)}${line}\n`);
     }
   }
-  return names;
+  return blocks;
+}
+
+/** The variable names in a service block's `environment:` mapping. */
+function environmentNames(block: string): string[] {
+  const env = /^ {4}environment:\n((?: {6}.*\n)+)/m.exec(block)?.[1] ?? '';
+  return [...env.matchAll(/^ {6}([A-Z0-9_]+):/gm)].map((m) => m[1]!).sort();
 }
 
 describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
-  it('passes `docker-compose config -q`', () => {
-    const result = dockerCompose(['-f', 'docker-compose.yml', 'config', '-q'], envWithSecrets);
+  const config = () => {
+    const result = dockerCompose(['-f', 'docker-compose.yml', 'config'], configured);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return services(result.stdout);
+  };
+
+  it('passes `docker-compose config -q` with the required variables set', () => {
+    const result = dockerCompose(['-f', 'docker-compose.yml', 'config', '-q'], configured);
     expect(result.error).toBeUndefined();
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
 
-  it('is still valid without the secrets set (compose only warns)', () => {
-    const env = { ...process.env };
-    delete env.BAHI_ADMIN_PASSWORD;
-    delete env.BAHI_JWT_SECRET;
+  it.each(REQUIRED)('refuses to start without %s, naming it', (variable) => {
+    const env = { ...configured };
+    delete env[variable];
     const result = dockerCompose(['-f', 'docker-compose.yml', 'config', '-q'], env);
-    expect(result.status).toBe(0);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(`set ${variable} to`);
   });
 
-  it('defines every service of the distributed deployment', () => {
-    const result = dockerCompose(['-f', 'docker-compose.yml', 'config'], envWithSecrets);
-    expect(result.status).toBe(0);
-    const names = serviceNames(result.stdout);
-    for (const service of EXPECTED_SERVICES) expect(names).toContain(service);
+  it('defines every service of the distributed deployment; EventStoreDB only as the esdb profile', () => {
+    const blocks = config();
+    for (const service of EXPECTED_SERVICES) expect([...blocks.keys()]).toContain(service);
+    expect(blocks.get('eventstoredb')).toMatch(/profiles:\n\s+- esdb/);
+    for (const service of ['command', 'query', 'projector', 'reports-worker']) {
+      expect(blocks.get(service)).toContain("ESDB_URL: ''"); // the Postgres event store
+      expect(blocks.get(service)).not.toContain('eventstoredb');
+    }
+  });
+
+  it('gives each service only the variables it needs', () => {
+    const blocks = config();
+    const common = ['BAHI_DB_POOL_SIZE', 'DATABASE_URL', 'ESDB_URL', 'LOG_LEVEL', 'PORT'];
+    const license = ['BAHI_LICENSE_FILE', 'BAHI_LICENSE_PUBLIC_KEY_FILE'];
+    const queue = ['BAHI_QUEUE_PREFIX', 'REDIS_URL'];
+    expect(environmentNames(blocks.get('command')!)).toEqual(
+      [...common, ...license, 'BAHI_ADMIN_EMAIL', 'BAHI_ADMIN_PASSWORD_FILE', 'BAHI_JWT_SECRET_FILE'].sort(),
+    );
+    expect(environmentNames(blocks.get('query')!)).toEqual(
+      [...common, ...license, ...queue, 'BAHI_JWT_SECRET_FILE'].sort(),
+    );
+    expect(environmentNames(blocks.get('projector')!)).toEqual([...common].sort());
+    expect(environmentNames(blocks.get('reports-worker')!)).toEqual(
+      [
+        ...common,
+        ...queue,
+        'BAHI_BUSINESS_NAME',
+        'BAHI_WHATSAPP_TRANSPORT',
+        'WHATSAPP_PHONE_NUMBER_ID',
+        'WHATSAPP_TOKEN',
+      ].sort(),
+    );
+    // The secrets are files mounted where the *_FILE variables point.
+    expect(blocks.get('command')).toMatch(
+      /secrets:\n\s+- source: bahi_jwt_secret\n\s+- source: bahi_admin_password/,
+    );
+    expect(blocks.get('query')).toMatch(/secrets:\n\s+- source: bahi_jwt_secret\n(?!\s+- source)/);
+    expect(blocks.get('command')).toContain('BAHI_JWT_SECRET_FILE: /run/secrets/bahi_jwt_secret');
+    expect(blocks.get('command')).toContain('BAHI_ADMIN_PASSWORD_FILE: /run/secrets/bahi_admin_password');
+    for (const service of ['command', 'query']) {
+      expect(blocks.get(service)).toContain(`${configured.BAHI_LICENSE_DIR}:/etc/bahi/license:ro`);
+      expect(blocks.get(service)).toContain('BAHI_LICENSE_FILE: /etc/bahi/license/license.jws');
+    }
   });
 
   it('wires the services to the shared infrastructure and the gateway to command and query', () => {
-    const result = dockerCompose(['-f', 'docker-compose.yml', 'config'], envWithSecrets);
-    const text = result.stdout;
+    const blocks = config();
+    const text = [...blocks.values()].join('\n');
     expect(text).toContain('DATABASE_URL: postgres://bahi:bahi@postgres:5432/bahi');
-    expect(text).toContain('ESDB_URL: esdb://eventstoredb:2113?tls=false');
-    expect(text).toContain('REDIS_URL: redis://redis:6379');
+    expect(blocks.get('query')).toContain('REDIS_URL: redis://redis:6379');
+    expect(blocks.get('reports-worker')).toContain('REDIS_URL: redis://redis:6379');
+    expect(blocks.get('query')).toContain('BAHI_QUEUE_PREFIX: bahi');
     expect(text).toContain('COMMAND_UPSTREAM: command:3001');
     expect(text).toContain('QUERY_UPSTREAM: query:3002');
+    expect(text).toContain('FRONTENDS_ROOT: /srv/bahi/frontends');
     expect(text).toContain('/etc/nginx/templates/bahi.conf.template');
     for (const script of ['start:command', 'start:query', 'start:projector', 'start:worker']) {
       expect(text).toContain(`- ${script}`);
     }
+  });
+
+  it('sets the queue prefix and the pool sizes from the environment', () => {
+    const result = dockerCompose(['-f', 'docker-compose.yml', 'config'], {
+      ...configured,
+      BAHI_QUEUE_PREFIX: 'shop-2',
+      BAHI_QUERY_DB_POOL_SIZE: '5',
+    });
+    expect(result.status).toBe(0);
+    const blocks = services(result.stdout);
+    expect(blocks.get('query')).toContain('BAHI_QUEUE_PREFIX: shop-2');
+    expect(blocks.get('reports-worker')).toContain('BAHI_QUEUE_PREFIX: shop-2');
+    expect(blocks.get('query')).toContain("BAHI_DB_POOL_SIZE: '5'");
+    expect(blocks.get('command')).toContain("BAHI_DB_POOL_SIZE: '8'");
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -71,25 +72,94 @@ export const distributedEnvSchema = baseEnvSchema.extend({
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   ESDB_URL: url(['esdb:', 'esdb+discover:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
-  BAHI_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Postgres connections this process keeps open at most (each also holds one for LISTEN). */
+  BAHI_DB_POOL_SIZE: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 200')
+    .max(200, 'must be between 1 and 200')
+    .default(10),
+  /**
+   * The Redis key prefix of the report job queue and its files: query and reports-worker must
+   * agree; two deployments on one Redis need two prefixes.
+   */
+  BAHI_QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+      'must be 1-64 letters, digits, ".", "_" or "-" (no ":" or spaces), starting with a letter or digit',
+    )
+    .default('bahi'),
   ...licenseVars,
 });
 
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
 export type DistributedEnv = z.infer<typeof distributedEnvSchema>;
 
+type Problem = { variable: string; message: string };
+
+/**
+ * `X_FILE=/run/secrets/x` gives X the content of that file (Docker and compose secrets), for
+ * each X in `names` whose `X_FILE` is set. One trailing line break is dropped (files written
+ * with echo end with one). Setting both X and X_FILE, or a file that cannot be read, is a
+ * problem naming the variable. Empty values count as unset.
+ */
+export function resolveFileVariables(
+  env: NodeJS.ProcessEnv,
+  names: Iterable<string>,
+): { env: NodeJS.ProcessEnv; problems: Problem[] } {
+  const out: NodeJS.ProcessEnv = { ...env };
+  const problems: Problem[] = [];
+  for (const name of names) {
+    const fileVariable = `${name}_FILE`;
+    const path = env[fileVariable];
+    if (path === undefined || path === '') continue;
+    if (env[name] !== undefined && env[name] !== '') {
+      problems.push({ variable: fileVariable, message: `set ${name} or ${fileVariable}, not both` });
+      continue;
+    }
+    try {
+      out[name] = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      problems.push({ variable: fileVariable, message: `cannot read ${path} (${code})` });
+    }
+  }
+  return { env: out, problems };
+}
+
+/**
+ * The schema's own variables that may come from a file: every one but those that are
+ * themselves named X_FILE (BAHI_LICENSE_FILE is a path the server re-reads, not a secret).
+ */
+function fileBackedNames(schema: z.ZodType): string[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const keys = Object.keys(schema.shape);
+  return keys.filter((key) => !key.endsWith('_FILE') && !keys.includes(`${key}_FILE`));
+}
+
 /**
  * Parses the environment; a bad or missing value throws a ConfigError naming the
- * variable. Empty strings count as unset, so `PORT=` falls back to the default.
+ * variable. Empty strings count as unset, so `PORT=` falls back to the default. Any variable
+ * of the schema may instead be read from a file named by `<VARIABLE>_FILE`.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(cleaned);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(
-    parsed.error.issues.map((issue) => {
-      const variable = String(issue.path[0] ?? '(environment)');
-      return { variable, message: cleaned[variable] === undefined ? 'is required' : issue.message };
-    }),
+  const fromFiles = resolveFileVariables(env, fileBackedNames(schema));
+  const cleaned = Object.fromEntries(
+    Object.entries(fromFiles.env).filter(([, v]) => v !== undefined && v !== ''),
   );
+  const parsed = schema.safeParse(cleaned);
+  if (parsed.success && fromFiles.problems.length === 0) return parsed.data;
+  const failedFiles = new Set(fromFiles.problems.map((p) => p.variable.replace(/_FILE$/, '')));
+  throw new ConfigError([
+    ...fromFiles.problems,
+    ...(parsed.success ? [] : parsed.error.issues)
+      .map((issue) => {
+        const variable = String(issue.path[0] ?? '(environment)');
+        return { variable, message: cleaned[variable] === undefined ? 'is required' : issue.message };
+      })
+      // "X: is required" says nothing more than "X_FILE: cannot read ...".
+      .filter((problem) => !failedFiles.has(problem.variable)),
+  ]);
 }

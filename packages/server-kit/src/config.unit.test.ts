@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, distributedEnvSchema, loadConfig, standaloneEnvSchema } from './config.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  distributedEnvSchema,
+  loadConfig,
+  resolveFileVariables,
+  standaloneEnvSchema,
+} from './config.ts';
 
 const problems = (fn: () => unknown) => {
   try {
@@ -69,5 +78,90 @@ describe('configuration from the environment', () => {
     expect(error?.message).toMatch(/DATABASE_URL: is required/);
     expect(error?.message).toMatch(/REDIS_URL: must be a URL/);
     expect(error?.message).toMatch(/BAHI_DB_POOL_SIZE/);
+  });
+
+  it('takes the queue prefix and the pool size from the environment, defaults unchanged', () => {
+    const base = { DATABASE_URL: 'postgres://h/db' };
+    expect(loadConfig(distributedEnvSchema, base)).toMatchObject({
+      BAHI_QUEUE_PREFIX: 'bahi',
+      BAHI_DB_POOL_SIZE: 10,
+    });
+    expect(
+      loadConfig(distributedEnvSchema, { ...base, BAHI_QUEUE_PREFIX: 'shop-2', BAHI_DB_POOL_SIZE: '4' }),
+    ).toMatchObject({ BAHI_QUEUE_PREFIX: 'shop-2', BAHI_DB_POOL_SIZE: 4 });
+    expect(problems(() => loadConfig(distributedEnvSchema, { ...base, BAHI_QUEUE_PREFIX: 'a:b' }))).toEqual([
+      { variable: 'BAHI_QUEUE_PREFIX', message: expect.stringMatching(/no ":"/) },
+    ]);
+    expect(problems(() => loadConfig(distributedEnvSchema, { ...base, BAHI_DB_POOL_SIZE: '500' }))).toEqual([
+      { variable: 'BAHI_DB_POOL_SIZE', message: 'must be between 1 and 200' },
+    ]);
+  });
+});
+
+describe('variables from files (X_FILE, for mounted secrets)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bahi-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const base = { DATABASE_URL: 'postgres://h/db' };
+
+  it('reads X from the file X_FILE names, without its trailing line break', () => {
+    const secret = 'a-secret-from-a-file-that-is-long-enough';
+    const config = loadConfig(distributedEnvSchema, {
+      DATABASE_URL_FILE: file('db', 'postgres://user:pw@db/bahi\n'),
+      BAHI_JWT_SECRET_FILE: file('jwt', `${secret}\n`),
+      BAHI_ADMIN_PASSWORD_FILE: file('admin', 'pass word 1'),
+    });
+    expect(config.DATABASE_URL).toBe('postgres://user:pw@db/bahi');
+    expect(config.BAHI_JWT_SECRET).toBe(secret);
+    expect(config.BAHI_ADMIN_PASSWORD).toBe('pass word 1');
+  });
+
+  it('checks what the file holds like the variable itself', () => {
+    expect(
+      problems(() =>
+        loadConfig(distributedEnvSchema, { ...base, BAHI_JWT_SECRET_FILE: file('short', 'x\n') }),
+      ),
+    ).toEqual([{ variable: 'BAHI_JWT_SECRET', message: expect.stringMatching(/at least 32/) }]);
+  });
+
+  it('names X_FILE when its file cannot be read, or when X is set too', () => {
+    const missing = join(dir, 'missing');
+    expect(problems(() => loadConfig(distributedEnvSchema, { DATABASE_URL_FILE: missing }))).toEqual([
+      { variable: 'DATABASE_URL_FILE', message: `cannot read ${missing} (ENOENT)` },
+    ]);
+    expect(
+      problems(() =>
+        loadConfig(distributedEnvSchema, {
+          ...base,
+          BAHI_ADMIN_PASSWORD: 'password-1',
+          BAHI_ADMIN_PASSWORD_FILE: file('pw', 'password-2'),
+        }),
+      ),
+    ).toEqual([
+      {
+        variable: 'BAHI_ADMIN_PASSWORD_FILE',
+        message: 'set BAHI_ADMIN_PASSWORD or BAHI_ADMIN_PASSWORD_FILE, not both',
+      },
+    ]);
+  });
+
+  it('leaves BAHI_LICENSE_FILE a path the server reads (and re-reads), not a value', () => {
+    const path = file('license.jws', 'header.payload.signature');
+    const config = loadConfig(distributedEnvSchema, { ...base, BAHI_LICENSE_FILE: path });
+    expect(config.BAHI_LICENSE_FILE).toBe(path);
+    expect(config.BAHI_LICENSE).toBeUndefined();
+  });
+
+  it('resolves named variables outside a schema (the WhatsApp token)', () => {
+    const { env, problems: found } = resolveFileVariables(
+      { WHATSAPP_TOKEN_FILE: file('wa', 'token-1\n'), OTHER_FILE: '/nowhere' },
+      ['WHATSAPP_TOKEN'],
+    );
+    expect(found).toEqual([]);
+    expect(env.WHATSAPP_TOKEN).toBe('token-1');
   });
 });

@@ -31,7 +31,9 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
       });
       registerLicenseGate(app, license);
       // Report downloads and WhatsApp sends are jobs for the reports worker, over Redis.
-      const reports = config.REDIS_URL ? connectReports(config.REDIS_URL, { failFast: true }) : undefined;
+      const reports = config.REDIS_URL
+        ? connectReports(config.REDIS_URL, { failFast: true, prefix: config.BAHI_QUEUE_PREFIX })
+        : undefined;
       await registerQueryRoutes(app, { ...storage, license, tokens, loadUser, reports });
       return reports
         ? {

@@ -1,4 +1,4 @@
-import { type Running, startDistributedService } from '@bahi/server-kit';
+import { ConfigError, type Running, resolveFileVariables, startDistributedService } from '@bahi/server-kit';
 import { startReportsWorker } from './worker.ts';
 
 /**
@@ -12,7 +12,15 @@ export function startReportsWorkerService(env: NodeJS.ProcessEnv = process.env):
     env,
     require: ['REDIS_URL'],
     async setup({ config, storage }) {
-      const worker = startReportsWorker({ redisUrl: config.REDIS_URL, eventStore: storage.eventStore, env });
+      // The WhatsApp token may come from a mounted secret too (WHATSAPP_TOKEN_FILE).
+      const whatsapp = resolveFileVariables(env, ['WHATSAPP_TOKEN']);
+      if (whatsapp.problems.length > 0) throw new ConfigError(whatsapp.problems);
+      const worker = startReportsWorker({
+        redisUrl: config.REDIS_URL,
+        prefix: config.BAHI_QUEUE_PREFIX,
+        eventStore: storage.eventStore,
+        env: whatsapp.env,
+      });
       return { checks: [{ name: 'redis', check: () => worker.ping() }], stop: () => worker.stop() };
     },
   });
