@@ -245,7 +245,7 @@ describe('the shell in Chromium', () => {
     for (const kb of Object.values(remotes)) expect(kb).toBeLessThanOrEqual(BUDGET_KB.remote);
   });
 
-  it('saves a screenshot of each shell screen in both themes', async () => {
+  it('saves a screenshot of each shell screen in both themes, at 1366 and 390 px', async () => {
     const screens: [string, string, string][] = [
       ['dashboard', '/', 'Dashboard'],
       ['users', '/settings/users', 'User Management'],
@@ -269,6 +269,16 @@ describe('the shell in Chromium', () => {
           await page.getByText('Data After Change').first().waitFor();
         }
         await shot(name, theme);
+        // The same screen as it is at 1366 px and on a phone (390 px).
+        for (const [width, height] of [
+          [1366, 900],
+          [390, 844],
+        ] as const) {
+          await page.setViewportSize({ width, height });
+          await page.waitForTimeout(150);
+          await shot(`${name}-${width}`, theme);
+        }
+        await page.setViewportSize({ width: 1280, height: 800 });
         if (name === 'users' || name === 'custom-fields') {
           await page
             .getByRole('button', { name: name === 'users' ? 'New User' : 'New Custom Field' })
