@@ -20,3 +20,48 @@ export const quarantineInput = z
       .refine(isStorableText, 'reason contains characters that cannot be stored'),
   })
   .strict();
+
+// A projection rebuild's report (GET /api/admin/projections; the projector writes it).
+
+/** One table of one projection, live against the rebuilt copy. */
+export interface TableComparison {
+  projection: string;
+  table: string;
+  liveRows: number;
+  shadowRows: number;
+  liveChecksum: string;
+  shadowChecksum: string;
+  identical: boolean;
+}
+
+/** An account whose balance differs between the live journal and the rebuilt one. */
+export interface BalanceDifference {
+  account: string;
+  currency: string;
+  liveAmount: string;
+  shadowAmount: string;
+  liveQuantity: string;
+  shadowQuantity: string;
+}
+
+export interface ProjectionComparison {
+  projection: string;
+  /** Position of the log both sides had applied when compared (live, shadow). */
+  livePosition: string;
+  shadowPosition: string;
+  identical: boolean;
+  swapped: boolean;
+  tables: TableComparison[];
+  balanceDifferences: BalanceDifference[];
+}
+
+export interface RebuildReport {
+  id: string;
+  projections: string[];
+  swap: boolean;
+  events: number;
+  identical: boolean;
+  comparisons: ProjectionComparison[];
+  startedAt: string;
+  finishedAt: string;
+}

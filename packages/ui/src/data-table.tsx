@@ -32,6 +32,22 @@ export interface DataTableProps<T> {
   expanded?(row: T): ReactNode;
 }
 
+/** A list's paging for its table, from its URL state (`useListState`) and the server's count. */
+export function listPaging(
+  list: { page: number; pageSize: number; setPage(page: number): void; setPageSize(size: number): void },
+  totalItems: number,
+  pageSizes: readonly number[] = DEFAULT_PAGE_SIZES,
+): NonNullable<DataTableProps<unknown>['paging']> {
+  return {
+    page: list.page,
+    pageSize: list.pageSize,
+    totalItems,
+    pageSizes,
+    onPage: list.setPage,
+    onPageSize: list.setPageSize,
+  };
+}
+
 // Fluent's table loads with the first table on screen, not with every first page.
 const Impl = lazy(() => import('./data-table-impl.tsx'));
 

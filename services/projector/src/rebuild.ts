@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type {
+  BalanceDifference,
+  ProjectionComparison,
+  RebuildReport,
+  TableComparison,
+} from '@bahi/contracts';
 import type { EventStore, RecordedEvent } from '@bahi/event-store';
 import { type Database, migrations, type ReadDb } from '@bahi/read-db';
 import { sql, type Transaction } from 'kysely';
@@ -8,48 +14,14 @@ import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 type Tx = Transaction<Database>;
 
-/** One table of one projection, live against the rebuilt copy. */
-export interface TableComparison {
-  projection: string;
-  table: string;
-  liveRows: number;
-  shadowRows: number;
-  liveChecksum: string;
-  shadowChecksum: string;
-  identical: boolean;
-}
-
-/** An account whose balance differs between the live journal and the rebuilt one. */
-export interface BalanceDifference {
-  account: string;
-  currency: string;
-  liveAmount: string;
-  shadowAmount: string;
-  liveQuantity: string;
-  shadowQuantity: string;
-}
-
-export interface ProjectionComparison {
-  projection: string;
-  /** Position of the log both sides had applied when compared (live, shadow). */
-  livePosition: string;
-  shadowPosition: string;
-  identical: boolean;
-  swapped: boolean;
-  tables: TableComparison[];
-  balanceDifferences: BalanceDifference[];
-}
-
-export interface RebuildReport {
-  id: string;
-  projections: string[];
-  swap: boolean;
-  events: number;
-  identical: boolean;
-  comparisons: ProjectionComparison[];
-  startedAt: string;
-  finishedAt: string;
-}
+// The rebuild's report is the Admin API's answer and the System screen's: its types are in
+// @bahi/contracts (operations.ts), written once.
+export type {
+  BalanceDifference,
+  ProjectionComparison,
+  RebuildReport,
+  TableComparison,
+} from '@bahi/contracts';
 
 export class RebuildRefused extends Error {
   override readonly name = 'RebuildRefused';

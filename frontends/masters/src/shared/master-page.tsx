@@ -1,4 +1,13 @@
-import { type Column, ConfirmDialog, DataTable, ErrorAlert, errorText, Page, useListState } from '@bahi/ui';
+import {
+  type Column,
+  ConfirmDialog,
+  DataTable,
+  ErrorAlert,
+  errorText,
+  listPaging,
+  Page,
+  useListState,
+} from '@bahi/ui';
 import { FilterBar, type Page as ListPage, SearchInput, useConfirmDelete } from '@bahi/ui/screen';
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
@@ -96,14 +105,7 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
         rowKey={(item) => item.id}
         loading={query.isPending}
         emptyText={props.emptyText}
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
       <Suspense fallback={null}>
         {editing ? props.form(editing === 'new' ? null : editing, close, list) : null}

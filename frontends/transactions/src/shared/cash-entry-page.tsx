@@ -4,6 +4,7 @@ import {
   DEFAULT_PAGE_SIZES,
   ErrorAlert,
   errorText,
+  listPaging,
   Page,
   RoleGate,
   useListState,
@@ -112,14 +113,7 @@ export function CashEntryPage<Row>(props: {
         rowKey={(e) => e.id}
         loading={query.isPending && (!!cityId || cities.isPending)}
         emptyText={kind.emptyText}
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: DEFAULT_PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), DEFAULT_PAGE_SIZES)}
       />
       <Suspense fallback={null}>
         {creating && city ? props.dialog(city, () => setCreating(false)) : null}

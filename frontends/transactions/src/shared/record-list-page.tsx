@@ -4,6 +4,7 @@ import {
   DataTable,
   ErrorAlert,
   errorText,
+  listPaging,
   Page,
   RoleGate,
   useListState,
@@ -133,14 +134,7 @@ export function RecordListPage<T extends RecordRow>(props: {
         loading={!cityId || query.isPending}
         emptyText={props.emptyText}
         expanded={props.expanded}
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: RECORD_PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), RECORD_PAGE_SIZES)}
       />
       <Suspense fallback={null}>
         {editing === null

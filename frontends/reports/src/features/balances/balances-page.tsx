@@ -1,4 +1,13 @@
-import { type Column, DataTable, ErrorAlert, errorText, Page, RouterLink, useListState } from '@bahi/ui';
+import {
+  type Column,
+  DataTable,
+  ErrorAlert,
+  errorText,
+  listPaging,
+  Page,
+  RouterLink,
+  useListState,
+} from '@bahi/ui';
 import {
   Amount,
   CityFilter,
@@ -130,14 +139,7 @@ export function BalancesPage() {
         rowKey={(p) => p.id}
         loading={query.isPending}
         emptyText={emptyText(tab.value)}
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: rows?.totalItems ?? 0,
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, rows?.totalItems ?? 0, PAGE_SIZES)}
       />
     </Page>
   );

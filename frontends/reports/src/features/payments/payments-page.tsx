@@ -1,4 +1,4 @@
-import { type Column, DataTable, ErrorAlert, errorText, Page, useListState } from '@bahi/ui';
+import { type Column, DataTable, ErrorAlert, errorText, listPaging, Page, useListState } from '@bahi/ui';
 import {
   Amount,
   CityTabsFromQuery,
@@ -96,14 +96,7 @@ export function PaymentsPage() {
         rowKey={(p) => p.id}
         loading={query.isPending && (!!cityId || cities.isPending)}
         emptyText="No payments found for the selected filters."
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
     </Page>
   );

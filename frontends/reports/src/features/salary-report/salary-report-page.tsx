@@ -1,4 +1,13 @@
-import { type Column, DataTable, ErrorAlert, errorText, Page, useListState, useSearchParams } from '@bahi/ui';
+import {
+  type Column,
+  DataTable,
+  ErrorAlert,
+  errorText,
+  listPaging,
+  Page,
+  useListState,
+  useSearchParams,
+} from '@bahi/ui';
 import {
   Amount,
   CityTabsFromQuery,
@@ -117,14 +126,7 @@ export function SalaryReportPage() {
         rowKey={(r) => r.id}
         loading={query.isPending && (!!cityId || cities.isPending)}
         emptyText="No salary payments found for the selected filters."
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
     </Page>
   );

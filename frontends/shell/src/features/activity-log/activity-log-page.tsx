@@ -1,4 +1,13 @@
-import { type Column, DataTable, ErrorAlert, errorText, formatDateTime, Page, useListState } from '@bahi/ui';
+import {
+  type Column,
+  DataTable,
+  ErrorAlert,
+  errorText,
+  formatDateTime,
+  listPaging,
+  Page,
+  useListState,
+} from '@bahi/ui';
 import { DateInput, ScreenProviders, useQuery } from '@bahi/ui/screen';
 import { Badge, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import type { ActivityEntry } from '../../shared/activity.ts';
@@ -164,14 +173,7 @@ function ActivityLog() {
         rowKey={(r) => r.id}
         loading={query.isPending}
         emptyText="No activity logs found for the current filters."
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
         expanded={(r) => (
           <div>
             <Text weight="semibold" block>

@@ -1,3 +1,4 @@
+import type { RebuildReport } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
@@ -11,46 +12,6 @@ export interface ProjectionState {
   updatedAt: string;
   /** A stopped projection: the event it cannot apply. */
   failingEvent?: { position: string; type: string; streamId: string };
-}
-
-export interface TableComparison {
-  projection: string;
-  table: string;
-  liveRows: number;
-  shadowRows: number;
-  liveChecksum: string;
-  shadowChecksum: string;
-  identical: boolean;
-}
-
-export interface BalanceDifference {
-  account: string;
-  currency: string;
-  liveAmount: string;
-  shadowAmount: string;
-  liveQuantity: string;
-  shadowQuantity: string;
-}
-
-export interface ProjectionComparison {
-  projection: string;
-  livePosition: string;
-  shadowPosition: string;
-  identical: boolean;
-  swapped: boolean;
-  tables: TableComparison[];
-  balanceDifferences: BalanceDifference[];
-}
-
-export interface RebuildReport {
-  id: string;
-  projections: string[];
-  swap: boolean;
-  events: number;
-  identical: boolean;
-  comparisons: ProjectionComparison[];
-  startedAt: string;
-  finishedAt: string;
 }
 
 export interface Rebuild {
@@ -135,3 +96,10 @@ export const resumeProjection = (name: string) =>
 
 export const quarantineEvent = (name: string, body: { position: string; reason: string }) =>
   api.post<{ message: string }>(`/admin/projections/${encodeURIComponent(name)}/quarantine`, body);
+
+export type {
+  BalanceDifference,
+  ProjectionComparison,
+  RebuildReport,
+  TableComparison,
+} from '@bahi/contracts';

@@ -5,6 +5,7 @@ import {
   DataTable,
   ErrorAlert,
   errorText,
+  listPaging,
   Page,
   type Role,
   type User,
@@ -114,14 +115,7 @@ function Users() {
         rowKey={(u) => u.id}
         loading={query.isPending}
         emptyText="No users found."
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
       {editing ? (
         <UserFormDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />

@@ -6,6 +6,7 @@ import {
   errorText,
   formatRate,
   lazyNamed,
+  listPaging,
   Page,
   useListState,
 } from '@bahi/ui';
@@ -107,14 +108,7 @@ export function TransfersPage() {
         rowKey={(t) => t.id}
         loading={query.isPending}
         emptyText="No transfers found."
-        paging={{
-          page: list.page,
-          pageSize: list.pageSize,
-          totalItems: query.isError ? 0 : (query.data?.totalItems ?? 0),
-          pageSizes: DEFAULT_PAGE_SIZES,
-          onPage: list.setPage,
-          onPageSize: list.setPageSize,
-        }}
+        paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), DEFAULT_PAGE_SIZES)}
       />
       <Suspense fallback={null}>
         {creating ? <TransferDialog onClose={() => setCreating(false)} /> : null}
