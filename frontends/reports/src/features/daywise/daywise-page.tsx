@@ -44,7 +44,10 @@ function useCityTab() {
   return { cities, cityId, setCity };
 }
 
-const rowKey = (r: DaywiseRow, i: number) => (r.record ? `${r.record.type}.${r.record.id}` : `#${i}`);
+/** A row's identity across two reads (Compare): its record; the server sends one with every row. */
+const keyOf = (r: DaywiseRow) =>
+  r.record ? `${r.record.type}.${r.record.id}` : `${r.date}|${r.type}|${r.category}|${r.amount}`;
+const rowKey = (r: DaywiseRow, i: number) => (r.record ? keyOf(r) : `#${i}`);
 
 /**
  * Day-wise Report (spec section 2): All Cities and a tab per city, Start Date, End Date and
@@ -76,12 +79,7 @@ export function DaywisePage() {
   const compared = useMemo(
     () =>
       then
-        ? markRecords(
-            rows,
-            then,
-            (r) => rowKey(r, rows.indexOf(r)),
-            (r) => [r.date, r.category, r.remarks, r.type, r.amount],
-          )
+        ? markRecords(rows, then, keyOf, (r) => [r.date, r.category, r.remarks, r.type, r.amount])
         : undefined,
     [rows, then],
   );
@@ -111,7 +109,7 @@ export function DaywisePage() {
       render: (r) => (r.type === 'Expense' ? formatAmount(r.amount) : ''),
     },
   ];
-  if (compared) columns.push(changeColumn(compared, (r) => rowKey(r, rows.indexOf(r))));
+  if (compared) columns.push(changeColumn(compared, keyOf));
   const netClass = sum.net.startsWith('-') ? styles.negative : styles.positive;
   const ready = !!(f.startDate && f.endDate && cityId);
   return (
