@@ -15,7 +15,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { type RecordChange, type RecordHistory, recordQuery } from './records-api.ts';
 
 const LABEL: Record<string, string> = {
@@ -185,6 +185,10 @@ export function RecordDrilldown() {
   const [type = '', id = ''] = value.split('.');
   const open = !!(type && id);
   const query = useQuery({ ...recordQuery(type, id), enabled: open });
+  // Closed some other way (the browser's Back): the next record may come from a link.
+  useEffect(() => {
+    if (!open) openedHere = false;
+  }, [open]);
   const navigate = useNavigate();
   const close = useCallback(() => {
     const back = opener;
