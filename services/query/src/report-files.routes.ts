@@ -55,6 +55,10 @@ const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' }
 /** How large a WhatsApp request's report filters may be (JSON, bytes). */
 export const MAX_WHATSAPP_DATA_BYTES = 20_000;
 
+/** What a user hears when no reports worker is running (nothing is queued for later). */
+export const NO_WORKER =
+  'The reports worker is not running, so nothing was queued. Please try again in a few minutes, or tell your administrator.';
+
 function textParams(query: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -227,6 +231,8 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       ),
     );
     if (outcome.kind === 'file') return sendFile(reply, outcome.file);
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to download ${fmt} report. ${NO_WORKER}`);
     if (outcome.kind === 'failed')
       throw new HttpError(503, `Failed to download ${fmt} report. ${outcome.reason}`);
     return reply.code(202).send({
@@ -325,6 +331,8 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         waitMs,
       ),
     );
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
     if (outcome.kind === 'failed')
       return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
     if (outcome.kind === 'pending')
