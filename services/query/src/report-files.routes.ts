@@ -13,7 +13,7 @@ import {
   SENDS_STREAM,
   type SendRecord,
   type StoredFile,
-} from '@bahi/reports-worker';
+} from '@bahi/report-jobs';
 import { HttpError, type SignedInUser, signedIn } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';

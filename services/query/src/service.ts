@@ -1,4 +1,4 @@
-import { connectReports } from '@bahi/reports-worker';
+import { connectReports } from '@bahi/report-jobs';
 import {
   createTokenService,
   followLicense,

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@bahi/event-store';
+import {
+  connectReports,
+  type InProcessReports,
+  type QueueNames,
+  WORKER_BEAT_MS,
+  workerPresence,
+} from '@bahi/report-jobs';
 import type { Worker } from 'bullmq';
+import { bullWorker } from './bull-worker.ts';
 import { type Effects, eventStoreEffects, memoryEffects } from './effects.ts';
 import { type ProcessorDeps, processReportJob } from './process.ts';
-import { bullWorker, type QueueNames, WORKER_BEAT_MS, workerPresence } from './queues.ts';
-import { connectReports, type InProcessReports } from './reports.ts';
 import { transportFromEnv, type WhatsAppTransport } from './whatsapp.ts';
 
 export interface ReportsWorker {

@@ -14,7 +14,8 @@ import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projector';
 import { registerQueryRoutes } from '@bahi/query';
-import { inProcessReports, startReportsWorker } from '@bahi/reports-worker';
+import { inProcessReports } from '@bahi/report-jobs';
+import { startReportsWorker } from '@bahi/reports-worker';
 import {
   createHttpApp,
   licenseFromConfig,

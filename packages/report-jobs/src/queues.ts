@@ -1,14 +1,14 @@
-import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   BACKOFF_MS,
   JOB_ATTEMPTS,
-  type JobContext,
   type JobQueue,
   type JobState,
+  PermanentJobError,
+  type Processor,
   type ReportJob,
 } from './jobs.ts';
-import { PermanentJobError } from './process.ts';
 
 export const DEFAULT_QUEUE = 'bahi-reports';
 export const DEFAULT_PREFIX = 'bahi';
@@ -90,45 +90,6 @@ export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueu
       await queue.close();
     },
   };
-}
-
-export type Processor = (job: JobContext) => Promise<unknown>;
-
-/**
- * Distributed: a BullMQ worker. A job whose worker dies keeps its lock only for
- * `lockDurationMs`; then BullMQ's stalled-job check puts it back in the queue and another (or
- * the restarted) worker runs it again from the start.
- */
-export function bullWorker(
-  connection: Redis,
-  processor: Processor,
-  options: QueueNames & { lockDurationMs?: number; concurrency?: number } = {},
-): Worker {
-  const lockDuration = options.lockDurationMs ?? 30_000;
-  return new Worker<ReportJob>(
-    options.queueName ?? DEFAULT_QUEUE,
-    async (job: BullJob<ReportJob>) => {
-      try {
-        return await processor({
-          id: job.id!,
-          data: job.data,
-          attemptsMade: job.attemptsMade,
-          attempts: job.opts.attempts ?? 1,
-        });
-      } catch (error) {
-        if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
-        throw error;
-      }
-    },
-    {
-      connection,
-      prefix: options.prefix ?? DEFAULT_PREFIX,
-      concurrency: options.concurrency ?? 1,
-      lockDuration,
-      stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
-      maxStalledCount: 2,
-    },
-  );
 }
 
 interface Entry {
