@@ -394,7 +394,7 @@ export type EventType = keyof typeof eventSchemas;
 /** The stream of `ReportSendRecorded`: every WhatsApp send's records (the reports worker's, an Admin's). */
 export const REPORT_SENDS_STREAM = 'report-sends';
 
-/** The stream of `EventQuarantined` decisions (services/projector/src/quarantine.ts). */
+/** The stream of `EventQuarantined` decisions (packages/projections/src/quarantine.ts). */
 export const QUARANTINE_STREAM = 'system-quarantine';
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]['schema']>;
 

@@ -12,7 +12,7 @@ import {
 } from '@bahi/command';
 import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
-import { startProjector } from '@bahi/projector';
+import { startProjector } from '@bahi/projections';
 import { registerQueryRoutes } from '@bahi/query';
 import { inProcessReports } from '@bahi/report-jobs';
 import { startReportsWorker } from '@bahi/reports-worker';

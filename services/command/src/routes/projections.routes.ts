@@ -6,7 +6,7 @@ import {
   RebuildRefused,
   requestRebuild,
   resumeProjection,
-} from '@bahi/projector';
+} from '@bahi/projections';
 import { HttpError, requireWriter } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
-import { startProjector } from '@bahi/projector';
+import { startProjector } from '@bahi/projections';
 import { openReadDb } from '@bahi/read-db';
 import {
   createHttpApp,
