@@ -1,37 +1,36 @@
-import type { Projection } from './projection.ts';
+import { type Projection, type TypedEvent, typed } from './projection.ts';
 
+type PartyKind = 'Funder' | 'Agent' | 'Collector' | 'Godown';
+type PartyEvent = Extract<TypedEvent, { type: `${PartyKind}${'Created' | 'Updated' | 'Deleted'}` }>;
 const PARTY = /^(Funder|Agent|Collector|Godown)(Created|Updated|Deleted)$/;
-type Data = Record<string, string | boolean | null>;
+const isParty = (event: TypedEvent): event is PartyEvent => PARTY.test(event.type);
 
 /** Cities, products, the parties (funders, agents, collectors, godowns) and users as rows. */
 export const masters: Projection = {
   name: 'masters',
   tables: ['cities', 'products', 'parties', 'users'],
   async apply(tx, events) {
-    for (const event of events) {
-      const data = event.data as Data;
+    for (const recorded of events) {
+      const event = typed(recorded);
       const at = event.metadata.recordedAt;
-      const [, kind, change] = PARTY.exec(event.type) ?? [];
-      if (kind && change) {
-        if (change === 'Deleted') {
-          await tx
-            .updateTable('parties')
-            .set({ deleted: true })
-            .where('id', '=', data.id as string)
-            .execute();
+      if (isParty(event)) {
+        const [, kind, change] = PARTY.exec(event.type)!;
+        const data = event.data;
+        if (change === 'Deleted' || !('name' in data)) {
+          await tx.updateTable('parties').set({ deleted: true }).where('id', '=', data.id).execute();
           continue;
         }
         const row = {
-          id: data.id as string,
-          kind: kind as 'Funder',
-          name: data.name as string,
-          city_id: (data.city_id as string | undefined) ?? null,
-          joining_date: data.joining_date as string | null,
-          address: data.address as string | null,
-          narration: data.narration as string | null,
-          phone: data.phone as string | null,
-          opening_balance: data.opening_balance as string,
-          salary_per_month: (data.salary_per_month as string | undefined) ?? null,
+          id: data.id,
+          kind: kind as PartyKind,
+          name: data.name,
+          city_id: 'city_id' in data ? data.city_id : null,
+          joining_date: data.joining_date,
+          address: data.address,
+          narration: data.narration,
+          phone: data.phone,
+          opening_balance: data.opening_balance,
+          salary_per_month: 'salary_per_month' in data ? data.salary_per_month : null,
         };
         await tx
           .insertInto('parties')
@@ -43,12 +42,8 @@ export const masters: Projection = {
       switch (event.type) {
         case 'CityCreated':
         case 'CityUpdated': {
-          const row = {
-            id: data.id as string,
-            name: data.name as string,
-            currency_name: data.currency_name as string,
-            rate: data.rate as string,
-          };
+          const { id, name, currency_name, rate } = event.data;
+          const row = { id, name, currency_name, rate };
           await tx
             .insertInto('cities')
             .values({ ...row, created_at: at })
@@ -57,15 +52,11 @@ export const masters: Projection = {
           break;
         }
         case 'CityDeleted':
-          await tx
-            .updateTable('cities')
-            .set({ deleted: true })
-            .where('id', '=', data.id as string)
-            .execute();
+          await tx.updateTable('cities').set({ deleted: true }).where('id', '=', event.data.id).execute();
           break;
         case 'ProductCreated':
         case 'ProductUpdated': {
-          const row = { id: data.id as string, name: data.name as string };
+          const row = { id: event.data.id, name: event.data.name };
           await tx
             .insertInto('products')
             .values({ ...row, created_at: at })
@@ -74,22 +65,12 @@ export const masters: Projection = {
           break;
         }
         case 'ProductDeleted':
-          await tx
-            .updateTable('products')
-            .set({ deleted: true })
-            .where('id', '=', data.id as string)
-            .execute();
+          await tx.updateTable('products').set({ deleted: true }).where('id', '=', event.data.id).execute();
           break;
         case 'UserCreated':
         case 'UserUpdated': {
-          const row = {
-            id: data.id as string,
-            name: data.name as string,
-            email: data.email as string,
-            phone: data.phone as string | null,
-            role: data.role as string,
-            is_active: data.is_active as boolean,
-          };
+          const { id, name, email, phone, role, is_active } = event.data;
+          const row = { id, name, email, phone, role, is_active };
           await tx
             .insertInto('users')
             .values({ ...row, created_at: at })
@@ -98,11 +79,7 @@ export const masters: Projection = {
           break;
         }
         case 'UserDeleted':
-          await tx
-            .updateTable('users')
-            .set({ deleted: true })
-            .where('id', '=', data.id as string)
-            .execute();
+          await tx.updateTable('users').set({ deleted: true }).where('id', '=', event.data.id).execute();
           break;
       }
     }

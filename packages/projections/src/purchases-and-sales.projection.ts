@@ -1,7 +1,5 @@
 import { createsRecord, RecordChanges } from './batch.ts';
-import type { Projection } from './projection.ts';
-
-type Rec = Record<string, unknown>;
+import { type Projection, typed } from './projection.ts';
 
 /** Purchases and sales as rows, with what has been returned of each. */
 export const purchasesAndSales: Projection = {
@@ -10,29 +8,29 @@ export const purchasesAndSales: Projection = {
   async apply(tx, events) {
     const purchases = new RecordChanges('purchases');
     const sales = new RecordChanges('sales');
-    for (const event of events) {
-      const d = event.data as Rec;
+    for (const recorded of events) {
+      const event = typed(recorded);
       const at = event.metadata.recordedAt;
       switch (event.type) {
         case 'PurchaseRecorded':
         case 'PurchaseUpdated': {
-          const p = d.purchase as Rec;
+          const p = event.data.purchase;
           purchases.write(
-            p.id as string,
+            p.id,
             {
-              id: p.id as string,
-              type: p.type as 'Godown',
-              purchase_date: p.purchase_date as string,
-              city_id: p.city_id as string,
-              funder_id: p.funder_id as string,
-              product_id: p.product_id as string,
-              godown_id: p.godown_id as string | null,
-              collector_id: p.collector_id as string | null,
-              agent_id: p.agent_id as string | null,
-              rate: p.rate as string,
-              quantity: p.quantity as string,
-              paid_amount: p.paid_amount as string,
-              commission: p.commission as string,
+              id: p.id,
+              type: p.type,
+              purchase_date: p.purchase_date,
+              city_id: p.city_id,
+              funder_id: p.funder_id,
+              product_id: p.product_id,
+              godown_id: p.godown_id,
+              collector_id: p.collector_id,
+              agent_id: p.agent_id,
+              rate: p.rate,
+              quantity: p.quantity,
+              paid_amount: p.paid_amount,
+              commission: p.commission,
               custom_fields: JSON.stringify(p.custom_fields ?? {}),
               created_at: at,
             },
@@ -41,28 +39,28 @@ export const purchasesAndSales: Projection = {
           break;
         }
         case 'PurchaseReturned': {
-          const r = d.purchase_return as Rec;
-          purchases.returned(r.purchase_id as string, r.quantity as string);
+          const r = event.data.purchase_return;
+          purchases.returned(r.purchase_id, r.quantity);
           break;
         }
         case 'PurchaseDeleted':
-          purchases.deleted(d.id as string);
+          purchases.deleted(event.data.id);
           break;
         case 'SaleRecorded':
         case 'SaleUpdated': {
-          const s = d.sale as Rec;
+          const s = event.data.sale;
           sales.write(
-            s.id as string,
+            s.id,
             {
-              id: s.id as string,
-              sale_date: s.sale_date as string,
-              agent_id: s.agent_id as string,
-              agent_city_id: d.agent_city_id as string,
-              product_id: s.product_id as string,
-              godown_id: s.godown_id as string,
-              rate: s.rate as string,
-              quantity: s.quantity as string,
-              clearing_charge: s.clearing_charge as string,
+              id: s.id,
+              sale_date: s.sale_date,
+              agent_id: s.agent_id,
+              agent_city_id: event.data.agent_city_id,
+              product_id: s.product_id,
+              godown_id: s.godown_id,
+              rate: s.rate,
+              quantity: s.quantity,
+              clearing_charge: s.clearing_charge,
               custom_fields: JSON.stringify(s.custom_fields ?? {}),
               created_at: at,
             },
@@ -71,12 +69,12 @@ export const purchasesAndSales: Projection = {
           break;
         }
         case 'SaleReturned': {
-          const r = d.sale_return as Rec;
-          sales.returned(r.sale_id as string, r.quantity as string);
+          const r = event.data.sale_return;
+          sales.returned(r.sale_id, r.quantity);
           break;
         }
         case 'SaleDeleted':
-          sales.deleted(d.id as string);
+          sales.deleted(event.data.id);
           break;
       }
     }
