@@ -14,7 +14,7 @@ export interface Column {
   key: string;
   header: string;
   kind: ColumnKind;
-  /** PDF width in points (fixed widths keep pdfmake fast); XLSX width is derived from it. */
+  /** PDF width in points (fixed widths: the table is drawn without measuring its cells); XLSX width is derived from it. */
   width: number;
   /**
    * A zero amount shows as '-' (the cashbook and ledger columns, as on screen): printed '-' in
