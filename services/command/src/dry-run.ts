@@ -226,6 +226,10 @@ export async function aroundDryRuns(
     const msg = 'A dry run is offered only for a POST or PUT under /api/transactions/';
     throw new HttpError(400, `${msg}.`, [{ msg, path: 'X-Bahi-Dry-Run' }]);
   };
+  // A header that is neither true nor false is refused before the body is looked at.
+  const checkHeader = async (request: FastifyRequest) => {
+    isDryRun(request);
+  };
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const run = runs.get(request);
     if (!run) return payload;
@@ -241,10 +245,12 @@ export async function aroundDryRuns(
     if (!registering) return;
     const methods = ([] as string[]).concat(route.method);
     if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    // Before validation and the route's own role check, as when handlers parsed their body.
     if (!methods.every((m) => dryRunnable(m, route.url))) {
-      route.preHandler = [refuse, ...([] as unknown[]).concat(route.preHandler ?? [])] as never;
+      route.preValidation = [refuse, ...([] as unknown[]).concat(route.preValidation ?? [])] as never;
       return;
     }
+    route.preValidation = [checkHeader, ...([] as unknown[]).concat(route.preValidation ?? [])] as never;
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       if (!isDryRun(request)) return handler.call(this, request, reply);

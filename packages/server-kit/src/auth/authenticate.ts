@@ -1,6 +1,6 @@
 import type { Role } from '@bahi/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../http-app.ts';
+import { CONTRACT_PATHS, HttpError, recordPublicPaths } from '../http-app.ts';
 import { forbiddenMessage, mayWrite, type WriteArea } from './policy.ts';
 import { InvalidTokenError, type TokenService } from './tokens.ts';
 
@@ -43,9 +43,10 @@ export function registerAuthentication(
   },
 ): void {
   app.decorateRequest('user', null);
+  recordPublicPaths(app, options.publicPaths);
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || options.publicPaths.has(path)) return;
+    if (!path.startsWith('/api/') || options.publicPaths.has(path) || CONTRACT_PATHS.has(path)) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new HttpError(401, 'You are not signed in.');
@@ -75,3 +76,13 @@ export function requireWriter(request: FastifyRequest, area: WriteArea): SignedI
   if (!mayWrite(user.role, area)) throw new HttpError(403, forbiddenMessage(user.role, area));
   return user;
 }
+
+/**
+ * The role check of a write route, as a preValidation hook: it answers 403 before the body is
+ * validated, as the handlers' own check did before the body was parsed.
+ */
+export const writerOnly =
+  (area: WriteArea) =>
+  async (request: FastifyRequest): Promise<void> => {
+    requireWriter(request, area);
+  };

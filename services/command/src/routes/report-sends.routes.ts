@@ -1,7 +1,8 @@
-import { REPORT_SENDS_STREAM } from '@bahi/contracts';
+import { logPosition, REPORT_SENDS_STREAM } from '@bahi/contracts';
 import { WrongExpectedVersionError } from '@bahi/event-store';
-import { HttpError, signedIn } from '@bahi/server-kit';
+import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
 import { requestMeta } from '../request-meta.ts';
 
@@ -20,42 +21,54 @@ interface SendRecord {
  * metadata), so the outbox, which shows each send's latest record, shows it sent.
  */
 export async function registerReportSendRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post<{ Params: { jobId: string } }>('/api/reports/whatsapp/outbox/:jobId/sent', async (request) => {
-    const me = signedIn(request);
-    if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can mark a WhatsApp send as sent.');
-    const { jobId } = request.params;
-    const events = await deps.eventStore.readStream(REPORT_SENDS_STREAM);
-    let latest: SendRecord | undefined;
-    for (const e of events) {
-      const r = e.data as SendRecord;
-      if (r.job_id === jobId) latest = r;
-    }
-    if (!latest) throw new HttpError(404, 'No WhatsApp send has that id.');
-    if (latest.status === 'sent' || latest.status === 'accepted')
-      throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
-    const version = events.at(-1)?.streamVersion;
-    try {
-      const r = await deps.eventStore.append(
-        REPORT_SENDS_STREAM,
-        [
-          {
-            type: 'ReportSendRecorded',
-            data: { ...latest, status: 'sent', error: null },
-            metadata: { ...requestMeta(request), schemaVersion: 1 },
-          },
-        ],
-        version ?? 'no_stream',
-      );
-      return {
-        jobId,
-        position: r.position.toString(),
-        message: `The report to ${latest.recipient} is marked as sent.`,
-      };
-    } catch (error) {
-      // Another send or mark was recorded meanwhile: the outbox is to be read again.
-      if (error instanceof WrongExpectedVersionError)
-        throw new HttpError(409, 'The outbox changed meanwhile; look again and retry.');
-      throw error;
-    }
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/reports/whatsapp/outbox/:jobId/sent',
+    {
+      schema: {
+        summary: 'Mark a WhatsApp send from the outbox as sent by hand (Admin)',
+        tags: ['reports'],
+        params: z.object({ jobId: z.string().describe('The send job id') }),
+        response: { 200: z.object({ jobId: z.string(), position: logPosition, message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const me = signedIn(request);
+      if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can mark a WhatsApp send as sent.');
+      const { jobId } = request.params;
+      const events = await deps.eventStore.readStream(REPORT_SENDS_STREAM);
+      let latest: SendRecord | undefined;
+      for (const e of events) {
+        const r = e.data as SendRecord;
+        if (r.job_id === jobId) latest = r;
+      }
+      if (!latest) throw new HttpError(404, 'No WhatsApp send has that id.');
+      if (latest.status === 'sent' || latest.status === 'accepted')
+        throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
+      const version = events.at(-1)?.streamVersion;
+      try {
+        const r = await deps.eventStore.append(
+          REPORT_SENDS_STREAM,
+          [
+            {
+              type: 'ReportSendRecorded',
+              data: { ...latest, status: 'sent', error: null },
+              metadata: { ...requestMeta(request), schemaVersion: 1 },
+            },
+          ],
+          version ?? 'no_stream',
+        );
+        return {
+          jobId,
+          position: r.position.toString(),
+          message: `The report to ${latest.recipient} is marked as sent.`,
+        };
+      } catch (error) {
+        // Another send or mark was recorded meanwhile: the outbox is to be read again.
+        if (error instanceof WrongExpectedVersionError)
+          throw new HttpError(409, 'The outbox changed meanwhile; look again and retry.');
+        throw error;
+      }
+    },
+  );
 }
