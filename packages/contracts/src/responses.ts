@@ -25,8 +25,13 @@ export type BulkWriteAnswer = z.infer<typeof bulkWriteAnswer>;
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ data: z.array(row), totalItems: z.number().int().nonnegative() });
 
-/** A row whose columns the route documents by name only (reports with many shapes). */
-export const anyRow = z.record(z.string(), z.unknown());
+/**
+ * A row the contract documents only as an object (reports whose rows have many shapes); any
+ * typed object passes, so a handler's own row types need no index signature.
+ */
+export const anyRow = z
+  .custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object')
+  .meta({ type: 'object' });
 
 /** A short confirmation with a message for the user. */
 export const messageAnswer = z.object({ message: z.string() });
@@ -37,7 +42,7 @@ export const userView = z.object({
   name: z.string(),
   email: z.string(),
   phone: z.string().nullable(),
-  role: z.enum(['Admin', 'Manager', 'Collector', 'Viewer']),
+  role: z.string().describe('Admin, Manager, Collector or Viewer'),
   is_active: z.boolean(),
 });
 export type UserView = z.infer<typeof userView>;
@@ -53,3 +58,153 @@ export const licenseStatus = z.object({
   config: z.record(z.string(), z.unknown()).nullable(),
 });
 export type LicenseStatus = z.infer<typeof licenseStatus>;
+
+// The read side's answers. Amounts and quantities are decimal strings; a column a record may
+// not have is optional or null. Reports with many row shapes document their row as an object.
+
+const text = z.string().nullish();
+const dayText = z.string().describe('A business date, YYYY-MM-DD');
+
+export const cityRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency_name: z.string(),
+  rate: z.string(),
+});
+export const productRow = z.object({ id: z.string(), name: z.string() });
+export const customFieldRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  is_required: z.boolean(),
+  options: z.unknown(),
+  entity_types: z.unknown(),
+});
+
+/** A funder, agent, collector or godown in its list, with its balance (spec section 3). */
+export const partyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  city_id: z.string().nullable(),
+  city: z.object({ id: z.string(), name: text, currency_name: text }).nullable(),
+  joining_date: text,
+  address: text,
+  narration: text,
+  phone: text,
+  opening_balance: z.string(),
+  balance: z.object({ amount: z.string() }),
+  salary_per_month: text,
+  clearing_balance: text,
+  stock: z.array(anyRow).optional(),
+});
+export type PartyRow = z.infer<typeof partyRow>;
+
+export const cityPage = pageOf(cityRow);
+export const productPage = pageOf(productRow);
+export const userPage = pageOf(userView);
+export const partyPage = pageOf(partyRow);
+export const customFieldList = z.array(customFieldRow);
+
+/** A list page whose rows the route describes only as objects (the columns of a report). */
+export const rowPage = pageOf(anyRow);
+
+export const balancesReport = z.object({
+  funders: partyPage,
+  agents: partyPage,
+  collectors: partyPage,
+  godowns: partyPage,
+});
+
+export const dashboardSummary = z.object({
+  totalFunderBalance: z.string(),
+  totalAgentBalance: z.string(),
+  totalCollectorBalance: z.string(),
+  totalGodownBalance: z.string(),
+  dailyIncomeExpense: z.array(z.object({ day: dayText, income: z.string(), expense: z.string() })),
+});
+export type DashboardSummary = z.infer<typeof dashboardSummary>;
+
+/** Stock per godown name: each godown's products and quantities. */
+export const stockReport = z.record(z.string(), z.array(anyRow));
+
+export const averagePurchaseRate = z.object({
+  product_id: z.string(),
+  godown_id: z.string(),
+  quantity: z.string(),
+  average_rate: z.string(),
+});
+
+export const ledgerReport = z
+  .object({
+    closingBalance: z.string(),
+    totalDebit: z.string(),
+    totalCredit: z.string(),
+    transactions: z.array(anyRow),
+  })
+  .catchall(z.unknown());
+
+/** A record with its latest data, whether it is deleted, its history and names for its ids. */
+export const recordHistoryAnswer = anyRow;
+
+export const paidForMonth = z.object({
+  collector_id: z.string(),
+  month: z.number().int(),
+  year: z.number().int(),
+  totalPaid: z.string(),
+});
+
+export const notificationRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  message: z.string(),
+  type: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+  is_read: z.boolean(),
+});
+export const notificationList = z.object({
+  notifications: z.array(notificationRow),
+  unreadCount: z.number().int(),
+});
+export type NotificationList = z.infer<typeof notificationList>;
+
+export const activityRow = z.object({
+  id: z.string(),
+  action_type: z.string(),
+  model_name: z.string(),
+  record_id: z.string().nullable(),
+  user: z.object({ id: z.string(), name: z.string() }).nullable(),
+  old_data: z.unknown(),
+  new_data: z.unknown(),
+  created_at: z.string(),
+});
+export const activityPage = pageOf(activityRow);
+
+export const projectionsStatus = z.object({
+  head: z.string(),
+  projections: z.array(anyRow),
+  quarantined: z.array(z.unknown()),
+  rebuilds: z.array(anyRow),
+});
+
+export const failingEvent = z.object({
+  projection: z.string(),
+  error: z.string().nullish(),
+  event: z.object({
+    position: z.string(),
+    type: z.string(),
+    streamId: z.string(),
+    streamVersion: z.string(),
+    data: z.unknown(),
+    metadata: z.unknown(),
+  }),
+});
+
+/** A report file that is still being made: where to fetch it once it is ready. */
+export const reportPending = z.object({
+  message: z.string(),
+  jobId: z.string(),
+  link: z.string().optional(),
+});
+
+export const whatsappOutbox = z.object({ data: z.array(anyRow) });

@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { ZodError, z } from 'zod';
+import { InvalidTokenError } from './auth/tokens.ts';
 import {
   collectRoutes,
   installZodCompilers,
@@ -76,6 +77,10 @@ export function registeredRoutes(app: FastifyInstance): readonly RouteEntry[] {
   return contractOf(app).routes;
 }
 
+/** A session token that does not verify (expired, forged, wrong audience): not signed in. */
+const invalidToken: ErrorMapping = (error) =>
+  error instanceof InvalidTokenError ? new HttpError(401, error.message) : undefined;
+
 /** A read model that is behind or stopped: the client may try again shortly. */
 const projectionBehind: ErrorMapping = (error) =>
   error instanceof ProjectionBehindError
@@ -122,7 +127,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     ...options.fastify,
   });
   const contract: AppContract = {
-    mappings: [projectionBehind],
+    mappings: [projectionBehind, invalidToken],
     routes: collectRoutes(app),
     publicPaths: new Set(CONTRACT_PATHS),
   };

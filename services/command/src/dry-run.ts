@@ -1,6 +1,6 @@
 import type { DomainEvent, Posting } from '@bahi/contracts';
 import { AMOUNT_SCALE, add, type Dec, format, neg, parseDecimal, QUANTITY_SCALE, zero } from '@bahi/domain';
-import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
+import { waitForProjections } from '@bahi/read-db';
 import { HttpError } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { CommandDeps } from './deps.ts';
@@ -98,13 +98,8 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
   if (moves.size === 0) return { dryRun: true, lines: [], stock: [] };
 
   // Balances as the read side shows them: wait (bounded) for the journal to reach the log's head.
-  try {
-    await waitForProjections(deps.readDb, ['journal', 'masters'], await deps.eventStore.headPosition());
-  } catch (error) {
-    if (error instanceof ProjectionBehindError)
-      throw new HttpError(503, `${error.message} Please try again in a moment.`);
-    throw error;
-  }
+  // (not there in time: a ProjectionBehindError, which the error handler answers with a 503)
+  await waitForProjections(deps.readDb, ['journal', 'masters'], await deps.eventStore.headPosition());
   const accounts = [...moves.keys()];
   const totals = new Map<string, { amount: Dec; quantity: Dec }>();
   for (const row of await deps.readDb

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStorableText } from '@bahi/contracts';
+import { isStorableText, reportPending, whatsappOutbox } from '@bahi/contracts';
 import {
   FORMATS,
   parseRecipient,
@@ -14,7 +14,7 @@ import {
   type SendRecord,
   type StoredFile,
 } from '@bahi/reports-worker';
-import { HttpError, type SignedInUser, signedIn } from '@bahi/server-kit';
+import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './routes.ts';
@@ -104,6 +104,26 @@ class Passed extends Error {
     super('passed on');
   }
 }
+
+/** A report file: PDF or XLSX. */
+const REPORT_FILE = {
+  description: 'The file',
+  content: {
+    'application/pdf': { schema: z.string().meta({ format: 'binary' }) },
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+      schema: z.string().meta({ format: 'binary' }),
+    },
+  },
+};
+const formatText = z.string().describe('pdf or xlsx');
+/** A report download: the filters are the report's own query parameters, passed on as they are. */
+const downloadSchema = <P extends z.ZodType>(summary: string, params: P) => ({
+  summary,
+  tags: ['reports'],
+  params,
+  querystring: z.record(z.string(), z.unknown()).describe("The report's own filters"),
+  response: { 200: REPORT_FILE, 202: reportPending },
+});
 
 export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
   const waitMs = deps.reportWaitMs ?? 20_000;
@@ -238,16 +258,26 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
 
   // No automatic HEAD: a HEAD would run the whole job to send no body.
   const noHead = { exposeHeadRoute: false };
+  const api = app.withTypeProvider<ZodTypeProvider>();
   for (const report of Object.keys(JSON_ROUTES) as Array<keyof typeof JSON_ROUTES>) {
-    app.get<{ Params: { format: string } }>(
+    api.get(
       `/api/reports/${report}/download/:format`,
-      noHead,
+      {
+        ...noHead,
+        schema: downloadSchema(`The ${report} report as a file`, z.object({ format: formatText })),
+      },
       (request, reply) => download(request, reply, report, request.params.format),
     );
   }
-  app.get<{ Params: { type: string; id: string; format: string } }>(
+  api.get(
     '/api/reports/ledger/:type/:id/download/:format',
-    noHead,
+    {
+      ...noHead,
+      schema: downloadSchema(
+        "A party's ledger as a file",
+        z.object({ type: z.string(), id: z.string(), format: formatText }),
+      ),
+    },
     (request, reply) =>
       download(request, reply, 'ledger', request.params.format, {
         type: request.params.type,
@@ -256,15 +286,26 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   );
 
   /** A finished file by its link (the notification's): the person who asked for it, or an Admin. */
-  app.get<{ Params: { jobId: string } }>('/api/reports/files/:jobId', async (request, reply) => {
-    const me = signedIn(request);
-    const reports = need();
-    const id = request.params.jobId;
-    const file = /^[0-9a-f]{40}$/.test(id) ? await reports.files.get(id) : undefined;
-    if (!file || (file.ownerId !== me.id && me.role !== 'Admin'))
-      throw new HttpError(404, 'That report file is not available (files are kept for a day).');
-    return sendFile(reply, file);
-  });
+  api.get(
+    '/api/reports/files/:jobId',
+    {
+      schema: {
+        summary: 'A finished report file, by the link its notification gives',
+        tags: ['reports'],
+        params: z.object({ jobId: z.string() }),
+        response: { 200: REPORT_FILE },
+      },
+    },
+    async (request, reply) => {
+      const me = signedIn(request);
+      const reports = need();
+      const id = request.params.jobId;
+      const file = /^[0-9a-f]{40}$/.test(id) ? await reports.files.get(id) : undefined;
+      if (!file || (file.ownerId !== me.id && me.role !== 'Admin'))
+        throw new HttpError(404, 'That report file is not available (files are kept for a day).');
+      return sendFile(reply, file);
+    },
+  );
 
   const whatsappBody = z.object({
     recipientNumber: z.string({ error: 'recipientNumber is required' }),
@@ -274,96 +315,121 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   });
 
   /** POST /api/reports/whatsapp {recipientNumber, reportName, data} -> {message}. */
-  app.post('/api/reports/whatsapp', async (request, reply) => {
-    const me = signedIn(request);
-    const body = whatsappBody.parse(request.body ?? {});
-    // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
-    if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
-      throw new HttpError(
-        413,
-        `A report's filters (data) can be at most ${MAX_WHATSAPP_DATA_BYTES / 1000} kB.`,
-      );
-    const recipient = parseRecipient(body.recipientNumber);
-    if (!recipient)
-      throw new HttpError(
-        400,
-        'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
-      );
-    const params = textParams(body.data, 'data.');
-    if (body.reportName === 'ledger') {
-      params.type = params.type ?? params.entityType ?? '';
-      params.id = params.id ?? params.entityId ?? '';
-      delete params.entityType;
-      delete params.entityId;
-      if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
-    }
-    const reports = need();
-    let read: Awaited<ReturnType<typeof readReport>>;
-    try {
-      read = await readReport(request, body.reportName, params);
-    } catch (error) {
-      return passOn(reply, error);
-    }
-    const key = request.headers['idempotency-key'];
-    const jobId = jobIdOf(
-      typeof key === 'string' && key
-        ? ['whatsapp', me.id, key]
-        : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
-    );
-    const outcome = await queued(() =>
-      runJob(
-        reports,
-        jobId,
-        {
-          kind: 'whatsapp',
-          recipient,
-          source: read.source,
-          requester: requester(me),
-          position: read.position,
-          readAt: read.readAt,
+  api.post(
+    '/api/reports/whatsapp',
+    {
+      schema: {
+        summary: 'Send a report as a file over WhatsApp',
+        tags: ['reports'],
+        body: whatsappBody.prefault({} as never),
+        response: {
+          200: z.object({ message: z.string(), jobId: z.string() }),
+          202: reportPending,
+          502: z.object({ message: z.string() }),
         },
-        waitMs,
-      ),
-    );
-    if (outcome.kind === 'failed')
-      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
-    if (outcome.kind === 'pending')
-      return reply.code(202).send({
-        message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
+      },
+    },
+    async (request, reply) => {
+      const me = signedIn(request);
+      const body = request.body;
+      // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
+      if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
+        throw new HttpError(
+          413,
+          `A report's filters (data) can be at most ${MAX_WHATSAPP_DATA_BYTES / 1000} kB.`,
+        );
+      const recipient = parseRecipient(body.recipientNumber);
+      if (!recipient)
+        throw new HttpError(
+          400,
+          'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
+        );
+      const params = textParams(body.data, 'data.');
+      if (body.reportName === 'ledger') {
+        params.type = params.type ?? params.entityType ?? '';
+        params.id = params.id ?? params.entityId ?? '';
+        delete params.entityType;
+        delete params.entityId;
+        if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
+      }
+      const reports = need();
+      let read: Awaited<ReturnType<typeof readReport>>;
+      try {
+        read = await readReport(request, body.reportName, params);
+      } catch (error) {
+        return passOn(reply, error);
+      }
+      const key = request.headers['idempotency-key'];
+      const jobId = jobIdOf(
+        typeof key === 'string' && key
+          ? ['whatsapp', me.id, key]
+          : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
+      );
+      const outcome = await queued(() =>
+        runJob(
+          reports,
+          jobId,
+          {
+            kind: 'whatsapp',
+            recipient,
+            source: read.source,
+            requester: requester(me),
+            position: read.position,
+            readAt: read.readAt,
+          },
+          waitMs,
+        ),
+      );
+      if (outcome.kind === 'failed')
+        return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+      if (outcome.kind === 'pending')
+        return reply.code(202).send({
+          message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
+          jobId,
+        });
+      const sent = await reports.files.get(`${jobId}-sent`);
+      const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+      return {
+        message:
+          status === 'outbox'
+            ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
+            : `The report was sent to ${recipient} via WhatsApp.`,
         jobId,
-      });
-    const sent = await reports.files.get(`${jobId}-sent`);
-    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
-    return {
-      message:
-        status === 'outbox'
-          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
-          : `The report was sent to ${recipient} via WhatsApp.`,
-      jobId,
-    };
-  });
+      };
+    },
+  );
 
   /**
    * The WhatsApp outbox and send history, newest first (Admins): each send's latest record (a
    * send an Admin marked sent by hand, POST /api/reports/whatsapp/outbox/{jobId}/sent on the
    * command side, keeps its place and shows status `sent`).
    */
-  app.get('/api/reports/whatsapp/outbox', async (request) => {
-    const me = signedIn(request);
-    if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
-    const events = await deps.eventStore.readStream(SENDS_STREAM);
-    const latest = new Map<string, SendRecord & { recorded_at: string; recorded_by: string | null }>();
-    for (const e of events) {
-      const r = e.data as SendRecord;
-      // recorded_by: who recorded this record (the requester for the worker's, the Admin who marked it sent).
-      latest.set(r.job_id, {
-        ...r,
-        recorded_at: e.metadata.recordedAt,
-        recorded_by: e.metadata.userId ?? null,
-      });
-    }
-    return {
-      data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),
-    };
-  });
+  api.get(
+    '/api/reports/whatsapp/outbox',
+    {
+      schema: {
+        summary: 'The WhatsApp outbox and send history (Admin)',
+        tags: ['reports'],
+        response: { 200: whatsappOutbox },
+      },
+    },
+    async (request) => {
+      const me = signedIn(request);
+      if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
+      const events = await deps.eventStore.readStream(SENDS_STREAM);
+      const latest = new Map<string, SendRecord & { recorded_at: string; recorded_by: string | null }>();
+      for (const e of events) {
+        const r = e.data as SendRecord;
+        // recorded_by: who recorded this record (the requester for the worker's, the Admin who marked it sent).
+        latest.set(r.job_id, {
+          ...r,
+          recorded_at: e.metadata.recordedAt,
+          recorded_by: e.metadata.userId ?? null,
+        });
+      }
+      return {
+        data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),
+      };
+    },
+  );
 }
