@@ -11,21 +11,6 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
 
-/** The zod schemas a route may declare; a response that is not JSON names its media types. */
-export interface RouteSchema {
-  /** Left out of openapi.json (a catch-all that only refuses). */
-  hide?: boolean;
-  summary?: string;
-  tags?: string[];
-  params?: z.ZodType;
-  querystring?: z.ZodType;
-  body?: z.ZodType;
-  response?: Record<
-    number,
-    z.ZodType | { description: string; content: Record<string, { schema: z.ZodType }> }
-  >;
-}
-
 export interface RouteEntry {
   method: string;
   url: string;
@@ -163,6 +148,7 @@ export function openApiDocument(
     const schema = (route.schema ?? {}) as FastifySchema & {
       summary?: string;
       tags?: string[];
+      /** Left out of the document: a catch-all route that only refuses (an unknown master list). */
       hide?: boolean;
     };
     if (!route.url.startsWith('/api/') || schema.hide) continue;

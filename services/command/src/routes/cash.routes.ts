@@ -80,7 +80,15 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/api/transactions/payments',
-    { preValidation: writerOnly('payments'), schema: { body: paymentInput, response: { 201: writeAnswer } } },
+    {
+      preValidation: writerOnly('payments'),
+      schema: {
+        summary: 'Record a payment to a funder or from an agent',
+        tags: ['cash'],
+        body: paymentInput,
+        response: { 201: writeAnswer },
+      },
+    },
     async (request, reply) => {
       const input = request.body;
       const { party, city } = await partyWithCity(
@@ -115,7 +123,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
     '/api/transactions/clearing-payouts',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: clearingPayoutInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: "Pay out a godown's clearing charges",
+        tags: ['cash'],
+        body: clearingPayoutInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -141,7 +154,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
     '/api/transactions/salary-payments',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: salaryPaymentInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: "Pay a collector's salary for a month",
+        tags: ['cash'],
+        body: salaryPaymentInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -186,7 +204,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
     '/api/transactions/transfers',
     {
       preValidation: writerOnly('transfers'),
-      schema: { body: transferInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: 'Transfer cash between collectors',
+        tags: ['cash'],
+        body: transferInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -237,7 +260,15 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
 
     api.post(
       `/api/transactions/${path}`,
-      { preValidation: writerOnly('transactions'), schema: { body: input, response: { 201: writeAnswer } } },
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Record an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          body: input,
+          response: { 201: writeAnswer },
+        },
+      },
       async (request, reply) => {
         const fields = request.body;
         const payer = await payerFacts(fields);
@@ -258,7 +289,13 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       `/api/transactions/${path}/:id`,
       {
         preValidation: writerOnly('transactions'),
-        schema: { params: recordIdParams(kind), body: input, response: { 200: writeAnswer } },
+        schema: {
+          summary: `Change an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          body: input,
+          response: { 200: writeAnswer },
+        },
       },
       async (request) => {
         const { id } = request.params;
@@ -280,7 +317,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       `/api/transactions/${path}/:id`,
       {
         preValidation: writerOnly('transactions'),
-        schema: { params: recordIdParams(kind), response: { 200: writeAnswer } },
+        schema: {
+          summary: `Delete an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          response: { 200: writeAnswer },
+        },
       },
       async (request) => {
         const { id } = request.params;

@@ -149,7 +149,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/purchases',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: purchaseInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: 'Record a purchase',
+        tags: ['transactions'],
+        body: purchaseInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -181,7 +186,13 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/purchases/:id',
     {
       preValidation: writerOnly('transactions'),
-      schema: { params: recordIdParams('Purchase'), body: purchaseInput, response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Change a purchase',
+        tags: ['transactions'],
+        params: recordIdParams('Purchase'),
+        body: purchaseInput,
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -209,7 +220,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/purchases/:id',
     {
       preValidation: writerOnly('transactions'),
-      schema: { params: recordIdParams('Purchase'), response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Delete a purchase',
+        tags: ['transactions'],
+        params: recordIdParams('Purchase'),
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -276,7 +292,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/sales',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: saleInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: 'Record a sale',
+        tags: ['transactions'],
+        body: saleInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -292,7 +313,13 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/sales/:id',
     {
       preValidation: writerOnly('transactions'),
-      schema: { params: recordIdParams('Sale'), body: saleInput, response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Change a sale',
+        tags: ['transactions'],
+        params: recordIdParams('Sale'),
+        body: saleInput,
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -338,7 +365,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/sales/:id',
     {
       preValidation: writerOnly('transactions'),
-      schema: { params: recordIdParams('Sale'), response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Delete a sale',
+        tags: ['transactions'],
+        params: recordIdParams('Sale'),
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -358,7 +390,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/sales/bulk',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: bulkSaleInput, response: { 201: bulkWriteAnswer } },
+      schema: {
+        summary: 'Record several sales of one product from one godown at once',
+        tags: ['transactions'],
+        body: bulkSaleInput,
+        response: { 201: bulkWriteAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -371,7 +408,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/purchase-returns',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: purchaseReturnInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: 'Record a return of purchased goods',
+        tags: ['transactions'],
+        body: purchaseReturnInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -402,7 +444,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     '/api/transactions/sale-returns',
     {
       preValidation: writerOnly('transactions'),
-      schema: { body: saleReturnInput, response: { 201: writeAnswer } },
+      schema: {
+        summary: 'Record a return of sold goods',
+        tags: ['transactions'],
+        body: saleReturnInput,
+        response: { 201: writeAnswer },
+      },
     },
     async (request, reply) => {
       const input = request.body;

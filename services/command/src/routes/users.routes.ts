@@ -95,7 +95,15 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/api/masters/users',
-    { preValidation: writerOnly('users'), schema: { body: userCreateInput, response: { 201: writeAnswer } } },
+    {
+      preValidation: writerOnly('users'),
+      schema: {
+        summary: 'Create a user (Admin)',
+        tags: ['masters'],
+        body: userCreateInput,
+        response: { 201: writeAnswer },
+      },
+    },
     async (request, reply) => {
       const input = request.body;
       const { id, position } = await createUser(deps, requestMeta(request), input);
@@ -107,7 +115,13 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
     '/api/masters/users/:id',
     {
       preValidation: writerOnly('users'),
-      schema: { params: recordIdParams('User'), body: userUpdateInput, response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Change a user (Admin)',
+        tags: ['masters'],
+        params: recordIdParams('User'),
+        body: userUpdateInput,
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const admin = signedIn(request);
@@ -148,7 +162,12 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
     '/api/masters/users/:id',
     {
       preValidation: writerOnly('users'),
-      schema: { params: recordIdParams('User'), response: { 200: writeAnswer } },
+      schema: {
+        summary: 'Delete a user (Admin)',
+        tags: ['masters'],
+        params: recordIdParams('User'),
+        response: { 200: writeAnswer },
+      },
     },
     async (request) => {
       const admin = signedIn(request);
