@@ -17,6 +17,12 @@ import {
 
 export interface HttpAppOptions {
   logLevel?: string;
+  /**
+   * Proxies whose X-Forwarded-For gives `request.ip` (BAHI_TRUSTED_PROXIES): the client's
+   * address as the gateway saw it, not the gateway's. Addresses a client writes into the
+   * header itself are ignored: only the entry the trusted gateway appended counts.
+   */
+  trustedProxies?: string[] | undefined;
   /** Extra fastify options (tests pass logger: false). */
   fastify?: FastifyServerOptions;
   /** Answers unknown non-/api paths (the standalone serves the frontends' index.html). */
@@ -124,6 +130,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 1_048_576,
+    ...(options.trustedProxies?.length ? { trustProxy: options.trustedProxies } : {}),
     ...options.fastify,
   });
   const contract: AppContract = {

@@ -8,5 +8,6 @@ export * from './distributed-service.ts';
 export * from './health.ts';
 export * from './http-app.ts';
 export * from './license.ts';
+export * from './license-follow.ts';
 export * from './main-runner.ts';
 export * from './storage.ts';

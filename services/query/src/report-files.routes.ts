@@ -55,6 +55,10 @@ const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' }
 /** How large a WhatsApp request's report filters may be (JSON, bytes). */
 export const MAX_WHATSAPP_DATA_BYTES = 20_000;
 
+/** What a user hears when no reports worker is running (nothing is queued for later). */
+export const NO_WORKER =
+  'The reports worker is not running, so nothing was queued. Please try again in a few minutes, or tell your administrator.';
+
 function textParams(query: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -116,6 +120,7 @@ const REPORT_FILE = {
   },
 };
 const formatText = z.string().describe('pdf or xlsx');
+const ledgerFileParams = z.object({ type: z.string(), id: z.string(), format: formatText });
 /** A report download: the filters are the report's own query parameters, passed on as they are. */
 const downloadSchema = <P extends z.ZodType>(summary: string, params: P) => ({
   summary,
@@ -124,6 +129,17 @@ const downloadSchema = <P extends z.ZodType>(summary: string, params: P) => ({
   querystring: z.record(z.string(), z.unknown()).describe("The report's own filters"),
   response: { 200: REPORT_FILE, 202: reportPending },
 });
+const fileSchema = {
+  summary: 'A finished report file, by the link its notification gives',
+  tags: ['reports'],
+  params: z.object({ jobId: z.string() }),
+  response: { 200: REPORT_FILE },
+};
+const outboxSchema = {
+  summary: 'The WhatsApp outbox and send history (Admin)',
+  tags: ['reports'],
+  response: { 200: whatsappOutbox },
+};
 
 export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
   const waitMs = deps.reportWaitMs ?? 20_000;
@@ -247,6 +263,8 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       ),
     );
     if (outcome.kind === 'file') return sendFile(reply, outcome.file);
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to download ${fmt} report. ${NO_WORKER}`);
     if (outcome.kind === 'failed')
       throw new HttpError(503, `Failed to download ${fmt} report. ${outcome.reason}`);
     return reply.code(202).send({
@@ -271,13 +289,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   }
   api.get(
     '/api/reports/ledger/:type/:id/download/:format',
-    {
-      ...noHead,
-      schema: downloadSchema(
-        "A party's ledger as a file",
-        z.object({ type: z.string(), id: z.string(), format: formatText }),
-      ),
-    },
+    { ...noHead, schema: downloadSchema("A party's ledger as a file", ledgerFileParams) },
     (request, reply) =>
       download(request, reply, 'ledger', request.params.format, {
         type: request.params.type,
@@ -286,26 +298,15 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   );
 
   /** A finished file by its link (the notification's): the person who asked for it, or an Admin. */
-  api.get(
-    '/api/reports/files/:jobId',
-    {
-      schema: {
-        summary: 'A finished report file, by the link its notification gives',
-        tags: ['reports'],
-        params: z.object({ jobId: z.string() }),
-        response: { 200: REPORT_FILE },
-      },
-    },
-    async (request, reply) => {
-      const me = signedIn(request);
-      const reports = need();
-      const id = request.params.jobId;
-      const file = /^[0-9a-f]{40}$/.test(id) ? await reports.files.get(id) : undefined;
-      if (!file || (file.ownerId !== me.id && me.role !== 'Admin'))
-        throw new HttpError(404, 'That report file is not available (files are kept for a day).');
-      return sendFile(reply, file);
-    },
-  );
+  api.get('/api/reports/files/:jobId', { schema: fileSchema }, async (request, reply) => {
+    const me = signedIn(request);
+    const reports = need();
+    const id = request.params.jobId;
+    const file = /^[0-9a-f]{40}$/.test(id) ? await reports.files.get(id) : undefined;
+    if (!file || (file.ownerId !== me.id && me.role !== 'Admin'))
+      throw new HttpError(404, 'That report file is not available (files are kept for a day).');
+    return sendFile(reply, file);
+  });
 
   const whatsappBody = z.object({
     recipientNumber: z.string({ error: 'recipientNumber is required' }),
@@ -315,121 +316,109 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   });
 
   /** POST /api/reports/whatsapp {recipientNumber, reportName, data} -> {message}. */
-  api.post(
-    '/api/reports/whatsapp',
-    {
-      schema: {
-        summary: 'Send a report as a file over WhatsApp',
-        tags: ['reports'],
-        body: whatsappBody.prefault({} as never),
-        response: {
-          200: z.object({ message: z.string(), jobId: z.string() }),
-          202: reportPending,
-          502: z.object({ message: z.string() }),
-        },
-      },
+  const whatsappSchema = {
+    summary: 'Send a report as a file over WhatsApp',
+    tags: ['reports'],
+    body: whatsappBody.prefault({} as never),
+    response: {
+      200: z.object({ message: z.string(), jobId: z.string() }),
+      202: reportPending,
+      502: z.object({ message: z.string() }),
     },
-    async (request, reply) => {
-      const me = signedIn(request);
-      const body = request.body;
-      // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
-      if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
-        throw new HttpError(
-          413,
-          `A report's filters (data) can be at most ${MAX_WHATSAPP_DATA_BYTES / 1000} kB.`,
-        );
-      const recipient = parseRecipient(body.recipientNumber);
-      if (!recipient)
-        throw new HttpError(
-          400,
-          'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
-        );
-      const params = textParams(body.data, 'data.');
-      if (body.reportName === 'ledger') {
-        params.type = params.type ?? params.entityType ?? '';
-        params.id = params.id ?? params.entityId ?? '';
-        delete params.entityType;
-        delete params.entityId;
-        if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
-      }
-      const reports = need();
-      let read: Awaited<ReturnType<typeof readReport>>;
-      try {
-        read = await readReport(request, body.reportName, params);
-      } catch (error) {
-        return passOn(reply, error);
-      }
-      const key = request.headers['idempotency-key'];
-      const jobId = jobIdOf(
-        typeof key === 'string' && key
-          ? ['whatsapp', me.id, key]
-          : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
+  };
+
+  api.post('/api/reports/whatsapp', { schema: whatsappSchema }, async (request, reply) => {
+    const me = signedIn(request);
+    const body = request.body;
+    // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
+    if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
+      throw new HttpError(
+        413,
+        `A report's filters (data) can be at most ${MAX_WHATSAPP_DATA_BYTES / 1000} kB.`,
       );
-      const outcome = await queued(() =>
-        runJob(
-          reports,
-          jobId,
-          {
-            kind: 'whatsapp',
-            recipient,
-            source: read.source,
-            requester: requester(me),
-            position: read.position,
-            readAt: read.readAt,
-          },
-          waitMs,
-        ),
+    const recipient = parseRecipient(body.recipientNumber);
+    if (!recipient)
+      throw new HttpError(
+        400,
+        'recipientNumber must be a WhatsApp number in international form with its country code, such as +919876543210.',
       );
-      if (outcome.kind === 'failed')
-        return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
-      if (outcome.kind === 'pending')
-        return reply.code(202).send({
-          message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
-          jobId,
-        });
-      const sent = await reports.files.get(`${jobId}-sent`);
-      const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
-      return {
-        message:
-          status === 'outbox'
-            ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
-            : `The report was sent to ${recipient} via WhatsApp.`,
+    const params = textParams(body.data, 'data.');
+    if (body.reportName === 'ledger') {
+      params.type = params.type ?? params.entityType ?? '';
+      params.id = params.id ?? params.entityId ?? '';
+      delete params.entityType;
+      delete params.entityId;
+      if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
+    }
+    const reports = need();
+    let read: Awaited<ReturnType<typeof readReport>>;
+    try {
+      read = await readReport(request, body.reportName, params);
+    } catch (error) {
+      return passOn(reply, error);
+    }
+    const key = request.headers['idempotency-key'];
+    const jobId = jobIdOf(
+      typeof key === 'string' && key
+        ? ['whatsapp', me.id, key]
+        : ['whatsapp', me.id, recipient, body.reportName, params, read.position],
+    );
+    const outcome = await queued(() =>
+      runJob(
+        reports,
         jobId,
-      };
-    },
-  );
+        {
+          kind: 'whatsapp',
+          recipient,
+          source: read.source,
+          requester: requester(me),
+          position: read.position,
+          readAt: read.readAt,
+        },
+        waitMs,
+      ),
+    );
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
+    if (outcome.kind === 'failed')
+      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+    if (outcome.kind === 'pending')
+      return reply.code(202).send({
+        message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
+        jobId,
+      });
+    const sent = await reports.files.get(`${jobId}-sent`);
+    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+    return {
+      message:
+        status === 'outbox'
+          ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
+          : `The report was sent to ${recipient} via WhatsApp.`,
+      jobId,
+    };
+  });
 
   /**
    * The WhatsApp outbox and send history, newest first (Admins): each send's latest record (a
    * send an Admin marked sent by hand, POST /api/reports/whatsapp/outbox/{jobId}/sent on the
    * command side, keeps its place and shows status `sent`).
    */
-  api.get(
-    '/api/reports/whatsapp/outbox',
-    {
-      schema: {
-        summary: 'The WhatsApp outbox and send history (Admin)',
-        tags: ['reports'],
-        response: { 200: whatsappOutbox },
-      },
-    },
-    async (request) => {
-      const me = signedIn(request);
-      if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
-      const events = await deps.eventStore.readStream(SENDS_STREAM);
-      const latest = new Map<string, SendRecord & { recorded_at: string; recorded_by: string | null }>();
-      for (const e of events) {
-        const r = e.data as SendRecord;
-        // recorded_by: who recorded this record (the requester for the worker's, the Admin who marked it sent).
-        latest.set(r.job_id, {
-          ...r,
-          recorded_at: e.metadata.recordedAt,
-          recorded_by: e.metadata.userId ?? null,
-        });
-      }
-      return {
-        data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),
-      };
-    },
-  );
+  api.get('/api/reports/whatsapp/outbox', { schema: outboxSchema }, async (request) => {
+    const me = signedIn(request);
+    if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
+    const events = await deps.eventStore.readStream(SENDS_STREAM);
+    const latest = new Map<string, SendRecord & { recorded_at: string; recorded_by: string | null }>();
+    for (const e of events) {
+      const r = e.data as SendRecord;
+      // recorded_by: who recorded this record (the requester for the worker's, the Admin who marked it sent).
+      latest.set(r.job_id, {
+        ...r,
+        recorded_at: e.metadata.recordedAt,
+        recorded_by: e.metadata.userId ?? null,
+      });
+    }
+    return {
+      data: [...latest.values()].reverse().map((r) => ({ ...r, link: `/api/reports/files/${r.job_id}` })),
+    };
+  });
 }

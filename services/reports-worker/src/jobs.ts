@@ -43,6 +43,8 @@ export interface JobQueue {
   state(jobId: string): Promise<{ state: JobState; failedReason?: string | undefined }>;
   /** Drops a finished job, so the same id can run again (its file expired before it). */
   forget(jobId: string): Promise<void>;
+  /** How many workers take jobs from this queue now (0: a job added would wait for one). */
+  workers(): Promise<number>;
   close(): Promise<void>;
 }
 

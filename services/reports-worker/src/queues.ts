@@ -19,8 +19,40 @@ export interface QueueNames {
   prefix?: string;
 }
 
+/** How long a worker counts as present after its last beat, and how often it beats. */
+export const WORKER_PRESENCE_TTL_MS = 6_000;
+export const WORKER_BEAT_MS = 2_000;
+
+/**
+ * Which workers are running, on Redis: each beats (`SET <base>:worker:<id> PX 6000`, its id in
+ * the set `<base>:workers`) every 2 s and removes itself when it stops. A worker killed without
+ * stopping counts for at most 6 s more. Portable: no CLIENT LIST (some hosted Redis lack it).
+ */
+export function workerPresence(redis: Redis, names: QueueNames = {}) {
+  const base = `${names.prefix ?? DEFAULT_PREFIX}:${names.queueName ?? DEFAULT_QUEUE}`;
+  const set = `${base}:workers`;
+  const key = (id: string) => `${base}:worker:${id}`;
+  return {
+    async beat(id: string) {
+      await redis.multi().sadd(set, id).set(key(id), '1', 'PX', WORKER_PRESENCE_TTL_MS).exec();
+    },
+    async leave(id: string) {
+      await redis.multi().srem(set, id).del(key(id)).exec();
+    },
+    async count(): Promise<number> {
+      const ids = await redis.smembers(set);
+      if (ids.length === 0) return 0;
+      const alive = await redis.mget(ids.map(key));
+      const gone = ids.filter((_, i) => alive[i] === null);
+      if (gone.length > 0) await redis.srem(set, ...gone);
+      return ids.length - gone.length;
+    },
+  };
+}
+
 /** Distributed: the queue on Redis (BullMQ). Adding a job id that exists changes nothing. */
 export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueue & { queue: Queue } {
+  const presence = workerPresence(connection, names);
   const queue = new Queue<ReportJob>(names.queueName ?? DEFAULT_QUEUE, {
     connection,
     prefix: names.prefix ?? DEFAULT_PREFIX,
@@ -53,6 +85,7 @@ export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueu
     async forget(jobId) {
       await queue.remove(jobId);
     },
+    workers: () => presence.count(),
     async close() {
       await queue.close();
     },
@@ -175,6 +208,9 @@ export function inProcessJobQueue(): JobQueue & { start(processor: Processor): v
     async forget(jobId) {
       const entry = jobs.get(jobId);
       if (entry && (entry.state === 'completed' || entry.state === 'failed')) jobs.delete(jobId);
+    },
+    async workers() {
+      return processor && !closed ? 1 : 0;
     },
     start(p) {
       processor = p;

@@ -116,6 +116,7 @@ export async function startStandalone(
     let pageFallback: ((reply: FastifyReply) => Promise<unknown>) | undefined;
     const app = createHttpApp({
       logLevel: config.LOG_LEVEL,
+      trustedProxies: config.BAHI_TRUSTED_PROXIES,
       fastify: options.logger === false ? { logger: false } : {},
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
