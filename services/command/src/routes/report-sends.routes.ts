@@ -1,6 +1,12 @@
 import { logPosition, REPORT_SENDS_STREAM } from '@bahi/contracts';
 import { WrongExpectedVersionError } from '@bahi/event-store';
-import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import {
+  type ErrorMapping,
+  HttpError,
+  registerErrorMapping,
+  signedIn,
+  type ZodTypeProvider,
+} from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
@@ -14,6 +20,12 @@ interface SendRecord {
   [field: string]: unknown;
 }
 
+/** Another send or mark was recorded meanwhile (the append's expected version): read the outbox again. */
+const outboxChanged: ErrorMapping = (error) =>
+  error instanceof WrongExpectedVersionError && error.streamId === REPORT_SENDS_STREAM
+    ? new HttpError(409, 'The outbox changed meanwhile; look again and retry.')
+    : undefined;
+
 /**
  * The WhatsApp outbox's one write (issue #18): an Admin who sent a report by hand (the file
  * opened from Settings > WhatsApp outbox) marks it sent. It appends the send's record again with
@@ -21,6 +33,7 @@ interface SendRecord {
  * metadata), so the outbox, which shows each send's latest record, shows it sent.
  */
 export async function registerReportSendRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  registerErrorMapping(app, outboxChanged);
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/api/reports/whatsapp/outbox/:jobId/sent',
@@ -46,29 +59,22 @@ export async function registerReportSendRoutes(app: FastifyInstance, deps: Comma
       if (latest.status === 'sent' || latest.status === 'accepted')
         throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
       const version = events.at(-1)?.streamVersion;
-      try {
-        const r = await deps.eventStore.append(
-          REPORT_SENDS_STREAM,
-          [
-            {
-              type: 'ReportSendRecorded',
-              data: { ...latest, status: 'sent', error: null },
-              metadata: { ...requestMeta(request), schemaVersion: 1 },
-            },
-          ],
-          version ?? 'no_stream',
-        );
-        return {
-          jobId,
-          position: r.position.toString(),
-          message: `The report to ${latest.recipient} is marked as sent.`,
-        };
-      } catch (error) {
-        // Another send or mark was recorded meanwhile: the outbox is to be read again.
-        if (error instanceof WrongExpectedVersionError)
-          throw new HttpError(409, 'The outbox changed meanwhile; look again and retry.');
-        throw error;
-      }
+      const r = await deps.eventStore.append(
+        REPORT_SENDS_STREAM,
+        [
+          {
+            type: 'ReportSendRecorded',
+            data: { ...latest, status: 'sent', error: null },
+            metadata: { ...requestMeta(request), schemaVersion: 1 },
+          },
+        ],
+        version ?? 'no_stream',
+      );
+      return {
+        jobId,
+        position: r.position.toString(),
+        message: `The report to ${latest.recipient} is marked as sent.`,
+      };
     },
   );
 }
