@@ -124,8 +124,18 @@ export const dashboardSummary = z.object({
 });
 export type DashboardSummary = z.infer<typeof dashboardSummary>;
 
-/** Stock per godown name: each godown's products and quantities. */
-export const stockReport = z.record(z.string(), z.array(anyRow));
+/** One product held in one godown (GET /api/reports/stock). */
+export const stockRow = z.object({
+  godown_id: z.string(),
+  product_id: z.string(),
+  product_name: z.string(),
+  quantity: z.string().describe('Decimal text, 4 places'),
+});
+export type StockRow = z.infer<typeof stockRow>;
+
+/** Stock per godown name: each godown's products and quantities (two godowns of one name share a key). */
+export const stockReport = z.record(z.string(), z.array(stockRow));
+export type StockMap = z.infer<typeof stockReport>;
 
 export const averagePurchaseRate = z.object({
   product_id: z.string(),
