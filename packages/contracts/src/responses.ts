@@ -218,3 +218,136 @@ export const reportPending = z.object({
 });
 
 export const whatsappOutbox = z.object({ data: z.array(anyRow) });
+
+/** A master a row points to, with its name as the masters read model has it. */
+const named = z.object({ id: z.string(), name: z.string().nullable() });
+/** Custom field values of a record, as its entity's definitions show them. */
+const customFieldValues = z.unknown().describe("The record's custom field values");
+
+export const purchaseRow = z.object({
+  id: z.string(),
+  type: z.string().describe('Godown or Direct'),
+  purchase_date: dayText,
+  city_id: z.string(),
+  funder_id: z.string(),
+  funder: named.nullable(),
+  product_id: z.string(),
+  product: named.nullable(),
+  godown_id: z.string().nullable(),
+  godown: named.nullable(),
+  collector_id: z.string().nullable(),
+  collector: named.nullable(),
+  agent_id: z.string().nullable(),
+  agent: named.nullable(),
+  rate: z.string(),
+  quantity: z.string(),
+  returned_quantity: z.string(),
+  remaining: z.string(),
+  total: z.string(),
+  paid_amount: z.string().nullable(),
+  commission: z.string().nullable(),
+  customFieldValues,
+});
+export const purchasePage = pageOf(purchaseRow);
+
+export const saleRow = z.object({
+  id: z.string(),
+  sale_date: dayText,
+  agent_id: z.string(),
+  agent: named,
+  product_id: z.string(),
+  product: named,
+  godown_id: z.string(),
+  godown: named,
+  rate: z.string(),
+  quantity: z.string(),
+  returned_quantity: z.string(),
+  remaining: z.string(),
+  total: z.string(),
+  clearing_charge: z.string(),
+  customFieldValues,
+});
+export const salePage = pageOf(saleRow);
+
+export const expenseRow = z.object({
+  id: z.string(),
+  expense_date: dayText,
+  city_id: text,
+  category: text,
+  amount: text,
+  paid_from_entity_type: text,
+  paid_from_entity_id: text,
+  payerName: z.string().nullable(),
+  remarks: text,
+  salary_payment: z.object({ collector_id: text, month: text, year: text }).optional(),
+});
+export const expensePage = pageOf(expenseRow);
+
+export const incomeRow = z.object({
+  id: z.string(),
+  income_date: dayText,
+  city_id: text,
+  category: text,
+  amount: text,
+  received_by_entity_type: text,
+  received_by_entity_id: text,
+  receiverName: z.string().nullable(),
+  remarks: text,
+});
+export const incomePage = pageOf(incomeRow);
+
+const transferCollector = z
+  .object({
+    id: text,
+    name: z.string(),
+    city: z.object({ name: z.string().nullable(), currency_name: z.string().nullable() }),
+  })
+  .nullable();
+export const transferRow = z.object({
+  id: z.string(),
+  transfer_date: dayText,
+  from_collector_id: text,
+  to_collector_id: text,
+  sent_amount: text,
+  transfer_charge: text,
+  operation: text,
+  rate: text,
+  amount: text,
+  remarks: text,
+  fromCollector: transferCollector,
+  toCollector: transferCollector,
+});
+export const transferPage = pageOf(transferRow);
+
+export const paymentRow = z.object({
+  id: z.string(),
+  payment_date: dayText,
+  type: z.string().describe('Payment To (a funder) or Payment From (an agent)'),
+  related_entity_type: text,
+  related_entity_id: text,
+  relatedEntityName: z.string().nullable(),
+  payment_mode: text,
+  handlerEntityName: z.string().nullable(),
+  currency: z.string().nullable(),
+  amount: text,
+  reference: text,
+});
+export const paymentPage = pageOf(paymentRow);
+
+export const salaryRow = z.object({
+  id: z.string(),
+  created_at: z.unknown(),
+  payment_date: dayText,
+  collector_id: text,
+  collectorName: z.string().nullable(),
+  month: text,
+  year: text,
+  payment_type: text,
+  payment_mode: text,
+  currency: z.string().nullable(),
+  amount: text,
+  payerName: z.string().nullable(),
+  expense: z.object({ category: text, remarks: text }),
+  remarks: text,
+});
+export const salaryPage = pageOf(salaryRow);

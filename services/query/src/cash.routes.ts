@@ -1,4 +1,11 @@
-import { paidForMonth, rowPage } from '@bahi/contracts';
+import {
+  expensePage,
+  incomePage,
+  paidForMonth,
+  paymentPage,
+  salaryPage,
+  transferPage,
+} from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -21,8 +28,8 @@ const cashQuery = listQuery.extend({
 });
 type CashQuery = z.infer<typeof cashQuery>;
 /** The schema of a cash list: the cash filters, and a page of rows. */
-const cashList = (summary: string, tag: 'transactions' | 'reports') => ({
-  schema: { summary, tags: [tag], querystring: cashQuery, response: { 200: rowPage } },
+const cashList = <R extends z.ZodType>(summary: string, tag: 'transactions' | 'reports', page: R) => ({
+  schema: { summary, tags: [tag], querystring: cashQuery, response: { 200: page } },
 });
 type Rec = Record<string, string | null>;
 type Kind = 'Payment' | 'Transfer' | 'SalaryPayment' | 'ClearingPayout' | 'Expense' | 'Income';
@@ -81,7 +88,7 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
   // Expenses, with salary payments listed among them (ACCOUNTING.md section 4).
   api.get(
     '/api/transactions/expenses',
-    cashList('Expenses (salary payments among them), a page', 'transactions'),
+    cashList('Expenses (salary payments among them), a page', 'transactions', expensePage),
     async (request) => {
       signedIn(request);
       const q = request.query;
@@ -107,30 +114,34 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
     },
   );
 
-  api.get('/api/transactions/incomes', cashList('Incomes, a page', 'transactions'), async (request) => {
-    signedIn(request);
-    const q = request.query;
-    await readAfterClientPosition(deps, request, reads);
-    const p = await page(['Income'], q, (r) =>
-      q.category ? r.where(sql<string>`record->>'category'`, 'ilike', `%${escapeLike(q.category)}%`) : r,
-    );
-    const data = p.rows.map(({ id, record: e, date }) => ({
-      id,
-      income_date: date,
-      city_id: e.city_id,
-      category: e.category,
-      amount: e.amount,
-      received_by_entity_type: e.received_by_entity_type,
-      received_by_entity_id: e.received_by_entity_id,
-      receiverName: p.name(e.received_by_entity_id ?? null),
-      remarks: e.remarks,
-    }));
-    return { data, totalItems: p.total };
-  });
+  api.get(
+    '/api/transactions/incomes',
+    cashList('Incomes, a page', 'transactions', incomePage),
+    async (request) => {
+      signedIn(request);
+      const q = request.query;
+      await readAfterClientPosition(deps, request, reads);
+      const p = await page(['Income'], q, (r) =>
+        q.category ? r.where(sql<string>`record->>'category'`, 'ilike', `%${escapeLike(q.category)}%`) : r,
+      );
+      const data = p.rows.map(({ id, record: e, date }) => ({
+        id,
+        income_date: date,
+        city_id: e.city_id,
+        category: e.category,
+        amount: e.amount,
+        received_by_entity_type: e.received_by_entity_type,
+        received_by_entity_id: e.received_by_entity_id,
+        receiverName: p.name(e.received_by_entity_id ?? null),
+        remarks: e.remarks,
+      }));
+      return { data, totalItems: p.total };
+    },
+  );
 
   api.get(
     '/api/transactions/transfers',
-    cashList('Transfers between collectors, a page', 'transactions'),
+    cashList('Transfers between collectors, a page', 'transactions', transferPage),
     async (request) => {
       signedIn(request);
       const q = request.query;
@@ -167,7 +178,7 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
 
   api.get(
     '/api/reports/payments',
-    cashList('Payments to funders and from agents, a page', 'reports'),
+    cashList('Payments to funders and from agents, a page', 'reports', paymentPage),
     async (request) => {
       signedIn(request);
       const q = request.query;
@@ -196,36 +207,40 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
     },
   );
 
-  api.get('/api/reports/salary-report', cashList('Salary payments, a page', 'reports'), async (request) => {
-    signedIn(request);
-    const q = request.query;
-    await readAfterClientPosition(deps, request, reads);
-    const p = await page(['SalaryPayment'], q, (r) => {
-      let out = r;
-      if (q.collector_id) out = out.where(sql<string>`record->>'collector_id'`, '=', q.collector_id);
-      if (q.month) out = out.where(sql<number>`(record->>'month')::int`, '=', q.month);
-      if (q.year) out = out.where(sql<number>`(record->>'year')::int`, '=', q.year);
-      return out;
-    });
-    const data = p.rows.map(({ id, record: s, date, created_at }) => ({
-      id,
-      created_at,
-      payment_date: date,
-      collector_id: s.collector_id,
-      collectorName: p.name(s.collector_id ?? null),
-      month: s.month,
-      year: s.year,
-      payment_type: s.payment_type,
-      payment_mode: s.payment_mode,
-      // A salary is in the collector's city's currency in either mode (from a godown, its INR value is paid).
-      currency: p.party(s.collector_id ?? null)?.currency_name ?? null,
-      amount: s.amount,
-      payerName: p.name(s.paid_from_entity_id ?? null),
-      expense: { category: s.category, remarks: s.remarks },
-      remarks: s.remarks,
-    }));
-    return { data, totalItems: p.total };
-  });
+  api.get(
+    '/api/reports/salary-report',
+    cashList('Salary payments, a page', 'reports', salaryPage),
+    async (request) => {
+      signedIn(request);
+      const q = request.query;
+      await readAfterClientPosition(deps, request, reads);
+      const p = await page(['SalaryPayment'], q, (r) => {
+        let out = r;
+        if (q.collector_id) out = out.where(sql<string>`record->>'collector_id'`, '=', q.collector_id);
+        if (q.month) out = out.where(sql<number>`(record->>'month')::int`, '=', q.month);
+        if (q.year) out = out.where(sql<number>`(record->>'year')::int`, '=', q.year);
+        return out;
+      });
+      const data = p.rows.map(({ id, record: s, date, created_at }) => ({
+        id,
+        created_at,
+        payment_date: date,
+        collector_id: s.collector_id,
+        collectorName: p.name(s.collector_id ?? null),
+        month: s.month,
+        year: s.year,
+        payment_type: s.payment_type,
+        payment_mode: s.payment_mode,
+        // A salary is in the collector's city's currency in either mode (from a godown, its INR value is paid).
+        currency: p.party(s.collector_id ?? null)?.currency_name ?? null,
+        amount: s.amount,
+        payerName: p.name(s.paid_from_entity_id ?? null),
+        expense: { category: s.category, remarks: s.remarks },
+        remarks: s.remarks,
+      }));
+      return { data, totalItems: p.total };
+    },
+  );
 
   /** What has been paid of one collector's salary for a month, in the city's currency. */
   api.get(

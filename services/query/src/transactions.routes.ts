@@ -1,4 +1,4 @@
-import { rowPage } from '@bahi/contracts';
+import { purchasePage, salePage } from '@bahi/contracts';
 import type { Database } from '@bahi/read-db';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
@@ -101,7 +101,7 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         summary: 'Purchases, a page',
         tags: ['transactions'],
         querystring: transactionQuery,
-        response: { 200: rowPage },
+        response: { 200: purchasePage },
       },
     },
     async (request) => {
@@ -182,7 +182,7 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
         summary: 'Sales, a page',
         tags: ['transactions'],
         querystring: transactionQuery,
-        response: { 200: rowPage },
+        response: { 200: salePage },
       },
     },
     async (request) => {

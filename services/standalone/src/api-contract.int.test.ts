@@ -47,6 +47,56 @@ describe('the API contract', () => {
       collector_id: ids.Collector,
     });
     expect(payment.status, JSON.stringify(payment.body)).toBe(201);
+    // One record of each listed kind, so each list's rows are checked, not only its empty page.
+    ids.Collector2 = await mk('collectors', { name: 'Sana', city_id: ids.city, salary_per_month: 9000 });
+    const writes: Array<[string, unknown]> = [
+      [
+        '/transactions/sales',
+        {
+          sale_date: '2026-11-02',
+          agent_id: ids.Agent,
+          product_id: ids.product,
+          godown_id: ids.Godown,
+          rate: 300,
+          quantity: 10,
+        },
+      ],
+      [
+        '/transactions/expenses',
+        {
+          expense_date: '2026-11-03',
+          city_id: ids.city,
+          category: 'Rent',
+          amount: 200,
+          paid_from_entity_type: 'Collector',
+          paid_from_entity_id: ids.Collector,
+        },
+      ],
+      [
+        '/transactions/incomes',
+        {
+          income_date: '2026-11-03',
+          city_id: ids.city,
+          category: 'Interest',
+          amount: 50,
+          received_by_entity_type: 'Godown',
+          received_by_entity_id: ids.Godown,
+        },
+      ],
+      [
+        '/transactions/transfers',
+        {
+          transfer_date: '2026-11-04',
+          from_collector_id: ids.Collector,
+          to_collector_id: ids.Collector2,
+          sent_amount: 100,
+        },
+      ],
+    ];
+    for (const [path, body] of writes) {
+      const r = await t.call('POST', path, body);
+      expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(201);
+    }
     await t.syncToHead();
     const res = await fetch(`${t.bahi.url}/api/openapi.json`);
     expect(res.status).toBe(200);
@@ -125,5 +175,10 @@ describe('the API contract', () => {
     expect(failures).toEqual([]);
     expect(called.length).toBeGreaterThan(25);
     expect(called).toContain('/api/reports/ledger/{type}/{id}');
+    // The lists answered rows, so their row schemas were checked, not only an empty page.
+    for (const list of ['purchases', 'sales', 'expenses', 'incomes', 'transfers']) {
+      const r = await t.call('GET', `/transactions/${list}`);
+      expect(r.body.data.length, list).toBeGreaterThan(0);
+    }
   });
 });
