@@ -1,6 +1,7 @@
 import type { EventStore } from '@bahi/event-store';
 import { type ReadDb, readCheckpoints } from '@bahi/read-db';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 export interface ReadinessCheck {
   name: string;
@@ -43,6 +44,32 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
     ),
   ]);
 
+const HEALTH_SCHEMA = {
+  summary: 'The process is alive',
+  tags: ['health'],
+  response: { 200: z.object({ status: z.literal('ok'), service: z.string() }) },
+};
+const readiness = z.object({
+  status: z.enum(['ready', 'degraded', 'not_ready']),
+  service: z.string(),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })),
+  eventStore: z.object({ kind: z.string(), headPosition: z.string() }).optional(),
+  projections: z.array(
+    z.object({
+      name: z.string(),
+      position: z.string(),
+      lag: z.string(),
+      status: z.string(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+const READY_SCHEMA = {
+  summary: 'Whether the event store and the read database answer, and where each projection stands',
+  tags: ['health'],
+  response: { 200: readiness, 503: readiness },
+};
+
 /**
  * GET /api/health: the process is alive. GET /api/ready: the event store answers, and
  * where each projection stands (position, lag behind the head of $all); 503 when a
@@ -52,9 +79,9 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   deps: { service: string; eventStore: EventStore; readDb: ReadDb; extraChecks?: ReadinessCheck[] },
 ): void {
-  app.get('/api/health', async () => ({ status: 'ok', service: deps.service }));
+  app.get('/api/health', { schema: HEALTH_SCHEMA }, async () => ({ status: 'ok', service: deps.service }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  app.get('/api/ready', { schema: READY_SCHEMA }, async (_request, reply) => {
     const report: ReadinessReport = { status: 'ready', service: deps.service, checks: {}, projections: [] };
     let head: bigint | undefined;
     try {

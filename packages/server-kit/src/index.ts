@@ -3,6 +3,7 @@ export * from './auth/license-gate.ts';
 export * from './auth/policy.ts';
 export * from './auth/tokens.ts';
 export * from './config.ts';
+export * from './contract.ts';
 export * from './distributed-service.ts';
 export * from './health.ts';
 export * from './http-app.ts';

@@ -42,7 +42,8 @@ export interface Standalone extends Running {
   /** Its read models (tests damage a live row to see a rebuild find and repair it). */
   readDb: Storage['readDb'];
   /** Every method and path it answers (tests walk them all). */
-  routes: readonly { method: string; url: string }[];
+  /** Every route registered, with its schema (issue #19: the contract test checks each has one). */
+  routes: readonly { method: string; url: string; schema?: unknown }[];
   config: StandaloneEnv;
   license: {
     isValid: boolean;
@@ -121,9 +122,10 @@ export async function startStandalone(
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
     stops.push(() => app.close());
-    const routes: { method: string; url: string }[] = [];
+    const routes: { method: string; url: string; schema?: unknown }[] = [];
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      for (const method of [route.method].flat())
+        routes.push({ method, url: route.url, schema: route.schema });
     });
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));

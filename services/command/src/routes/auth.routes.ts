@@ -1,5 +1,5 @@
-import { isStorableText } from '@bahi/contracts';
-import { HttpError, LICENSE_STREAM, signedIn } from '@bahi/server-kit';
+import { isStorableText, licenseStatus, loginAnswer } from '@bahi/contracts';
+import { HttpError, LICENSE_STREAM, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userHoldingEmail } from '../auth/users.ts';
@@ -16,6 +16,18 @@ const loginInput = z.object({
     .toLowerCase(),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
+
+const loginSchema = {
+  summary: 'Sign in: a session token for the Authorization header',
+  tags: ['auth'],
+  body: loginInput,
+  response: { 200: loginAnswer },
+};
+const retryLicenseSchema = {
+  summary: 'Read the installed license again',
+  tags: ['auth'],
+  response: { 200: licenseStatus },
+};
 
 const WRONG = 'The email or password is not correct.';
 
@@ -37,7 +49,8 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
       recorded = { version: last.streamVersion, outcome: outcomeOf(last.data as Record<string, unknown>) };
     return recorded.outcome;
   };
-  app.post('/api/auth/retry-license-check', async (request, reply) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post('/api/auth/retry-license-check', { schema: retryLicenseSchema }, async (request, reply) => {
     const me = signedIn(request);
     const now = Date.now();
     const mine = (retries.get(me.id) ?? []).filter((at) => now - at < RETRY_WINDOW_MS);
@@ -68,8 +81,8 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     return info;
   });
 
-  app.post('/api/auth/login', async (request, reply) => {
-    const { email, password } = loginInput.parse(request.body);
+  api.post('/api/auth/login', { schema: loginSchema }, async (request, reply) => {
+    const { email, password } = request.body;
     // Counted before the (slow) password check: parallel guesses cannot outrun the limit.
     const wait = await deps.limiter.attempt(email, request.ip);
     if (wait > 0) {

@@ -6,6 +6,7 @@ import {
   paymentInput,
   salaryPaymentInput,
   transferInput,
+  writeAnswer,
 } from '@bahi/contracts';
 import {
   type CashEntryKind,
@@ -33,12 +34,13 @@ import {
   salaryStreamId,
   transferStreamId,
 } from '@bahi/domain';
-import { requireWriter } from '@bahi/server-kit';
+import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
 import { execute, type StreamDecider } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
-import { recordId, requireActive, toHttp } from './masters.routes.ts';
+import { requireActive } from './masters.routes.ts';
+import { recordIdParams } from './params.ts';
 
 const once: StreamDecider<OnceState> = { initial: initialOnce, evolve: evolveOnce };
 const salaryMonth: StreamDecider<SalaryMonthState> = {
@@ -75,10 +77,20 @@ function requireCity(party: Party, cityId: string, label: string, path: string):
 }
 
 export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post('/api/transactions/payments', async (request, reply) => {
-    requireWriter(request, 'payments');
-    const input = paymentInput.parse(request.body);
-    try {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/transactions/payments',
+    {
+      preValidation: writerOnly('payments'),
+      schema: {
+        summary: 'Record a payment to a funder or from an agent',
+        tags: ['cash'],
+        body: paymentInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { party, city } = await partyWithCity(
         deps,
         input.related_entity_type,
@@ -104,15 +116,22 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         (state) => decidePayment({ payment, city }, state),
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/clearing-payouts', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = clearingPayoutInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/clearing-payouts',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: "Pay out a godown's clearing charges",
+        tags: ['cash'],
+        body: clearingPayoutInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
       await requireActive(deps, 'Godown', input.payer_entity_id, 'payer_entity_id');
       const id = randomUUID();
@@ -128,15 +147,22 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           ),
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/salary-payments', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = salaryPaymentInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/salary-payments',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: "Pay a collector's salary for a month",
+        tags: ['cash'],
+        body: salaryPaymentInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { party, city } = await partyWithCity(deps, 'Collector', input.collector_id, 'collector_id');
       const collector = party as Party & { salary_per_month: string };
       if (input.paid_from_entity_type === 'Collector') {
@@ -171,15 +197,22 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           ),
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/transfers', async (request, reply) => {
-    requireWriter(request, 'transfers');
-    const input = transferInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/transfers',
+    {
+      preValidation: writerOnly('transfers'),
+      schema: {
+        summary: 'Transfer cash between collectors',
+        tags: ['cash'],
+        body: transferInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const from = await partyWithCity(deps, 'Collector', input.from_collector_id, 'from_collector_id');
       const to = await partyWithCity(deps, 'Collector', input.to_collector_id, 'to_collector_id');
       const id = randomUUID();
@@ -191,10 +224,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         (state) => decideTransfer({ transfer: { id, ...input }, from: from.city, to: to.city }, state),
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
   for (const [kind, path] of [
     ['Expense', 'expenses'],
@@ -227,10 +258,19 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       return city;
     };
 
-    app.post(`/api/transactions/${path}`, async (request, reply) => {
-      requireWriter(request, 'transactions');
-      const fields = input.parse(request.body);
-      try {
+    api.post(
+      `/api/transactions/${path}`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Record an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          body: input,
+          response: { 201: writeAnswer },
+        },
+      },
+      async (request, reply) => {
+        const fields = request.body;
         const payer = await payerFacts(fields);
         const id = randomUUID();
         const entry = { id, ...fields } as never;
@@ -242,16 +282,24 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           (state) => decideCashEntry(kind, { type: 'Record', entry, payer }, state),
         );
         return reply.status(201).send({ id, position: position.toString() });
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
 
-    app.put<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
-      requireWriter(request, 'transactions');
-      const id = recordId(request.params.id, kind);
-      const fields = input.parse(request.body);
-      try {
+    api.put(
+      `/api/transactions/${path}/:id`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Change an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          body: input,
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const fields = request.body;
         const payer = await payerFacts(fields);
         const entry = { id, ...fields } as never;
         const { position } = await execute(
@@ -262,15 +310,22 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           (state) => decideCashEntry(kind, { type: 'Update', entry, payer }, state),
         );
         return { id, position: position.toString() };
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
 
-    app.delete<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
-      requireWriter(request, 'transactions');
-      const id = recordId(request.params.id, kind);
-      try {
+    api.delete(
+      `/api/transactions/${path}/:id`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Delete an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
         const { position } = await execute(
           deps.eventStore,
           requestMeta(request),
@@ -279,9 +334,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           (state) => decideCashEntry(kind, { type: 'Delete', id }, state),
         );
         return { id, position: position.toString() };
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
   }
 }
