@@ -41,7 +41,7 @@ export async function createCommandDeps(
 export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
   return async (id: string): Promise<AuthUser | undefined> => {
     const recorded = await deps.eventStore.readStream(masterStreamId('User', id));
-    let state = userDecider.initial();
+    let state = userDecider.initialState();
     let passwordChangedAt: number | undefined;
     for (const event of recorded) {
       state = userDecider.evolve(state, parseEvent(event.type, event.data));

@@ -9,49 +9,25 @@ import {
   writeAnswer,
 } from '@bahi/contracts';
 import {
-  type CashEntryKind,
-  type CashEntryState,
+  cashEntryDecider,
   cashEntryStreamId,
-  decideCashEntry,
-  decideInventory,
-  decidePayment,
-  decideSalaryPayment,
-  decideTransfer,
-  evolveCashEntry,
-  evolveInventory,
-  evolveOnce,
-  evolveSalaryMonth,
-  type InventoryState,
-  initialCashEntry,
-  initialInventory,
-  initialOnce,
-  initialSalaryMonth,
   invalid,
+  inventoryDecider,
   inventoryStreamId,
-  type OnceState,
+  paymentDecider,
   paymentStreamId,
-  type SalaryMonthState,
+  salaryMonthDecider,
   salaryStreamId,
+  transferDecider,
   transferStreamId,
 } from '@bahi/domain';
 import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
-import { execute, type StreamDecider } from '../execute.ts';
+import { execute } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
-
-const once: StreamDecider<OnceState> = { initial: initialOnce, evolve: evolveOnce };
-const salaryMonth: StreamDecider<SalaryMonthState> = {
-  initial: initialSalaryMonth,
-  evolve: evolveSalaryMonth,
-};
-const inventory: StreamDecider<InventoryState> = { initial: initialInventory, evolve: evolveInventory };
-const cashEntry = (kind: CashEntryKind): StreamDecider<CashEntryState> => ({
-  initial: initialCashEntry,
-  evolve: (state, event) => evolveCashEntry(kind, state, event),
-});
 
 type Party = { city_id: string; name: string };
 
@@ -112,8 +88,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         paymentStreamId(id),
-        once,
-        (state) => decidePayment({ payment, city }, state),
+        paymentDecider,
+        { payment, city },
       );
       return reply.status(201).send({ id, position: position.toString() });
     },
@@ -139,12 +115,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         inventoryStreamId(input.godown_id),
-        inventory,
-        (state) =>
-          decideInventory(
-            { type: 'PayOutClearing', payout: { id, ...input }, godownName: godown.name },
-            state,
-          ),
+        inventoryDecider,
+        { type: 'PayOutClearing', payout: { id, ...input }, godownName: godown.name },
       );
       return reply.status(201).send({ id, position: position.toString() });
     },
@@ -189,12 +161,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         salaryStreamId(input.collector_id, input.year, input.month),
-        salaryMonth,
-        (state) =>
-          decideSalaryPayment(
-            { payment, salaryPerMonth: collector.salary_per_month, city, collectorName: collector.name },
-            state,
-          ),
+        salaryMonthDecider,
+        { payment, salaryPerMonth: collector.salary_per_month, city, collectorName: collector.name },
       );
       return reply.status(201).send({ id, position: position.toString() });
     },
@@ -220,8 +188,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         transferStreamId(id),
-        once,
-        (state) => decideTransfer({ transfer: { id, ...input }, from: from.city, to: to.city }, state),
+        transferDecider,
+        { transfer: { id, ...input }, from: from.city, to: to.city },
       );
       return reply.status(201).send({ id, position: position.toString() });
     },
@@ -278,8 +246,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Record', entry, payer }, state),
+          cashEntryDecider(kind),
+          { type: 'Record', entry, payer },
         );
         return reply.status(201).send({ id, position: position.toString() });
       },
@@ -306,8 +274,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Update', entry, payer }, state),
+          cashEntryDecider(kind),
+          { type: 'Update', entry, payer },
         );
         return { id, position: position.toString() };
       },
@@ -330,8 +298,8 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Delete', id }, state),
+          cashEntryDecider(kind),
+          { type: 'Delete', id },
         );
         return { id, position: position.toString() };
       },

@@ -11,13 +11,10 @@ import {
 } from '@bahi/contracts';
 import {
   DomainError,
-  decideMaster,
-  evolveMaster,
-  initialMasterState,
   invalid,
   type MasterData,
   type MasterKind,
-  type MasterState,
+  masterDecider,
   masterStreamId,
   type Reference,
 } from '@bahi/domain';
@@ -26,7 +23,7 @@ import { HttpError, type WriteArea, writerOnly, type ZodTypeProvider } from '@ba
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
-import { execute, loadStream, type StreamDecider } from '../execute.ts';
+import { execute, loadStream } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
 import { recordIdParams } from './params.ts';
 
@@ -46,11 +43,6 @@ const KINDS: Record<string, KindRoute> = {
   collectors: { kind: 'Collector', input: collectorInput, area: 'masters' },
   'custom-fields': { kind: 'CustomFieldDefinition', input: customFieldInput, area: 'custom-fields' },
 };
-
-export const masterDecider = <K extends MasterKind>(kind: K): StreamDecider<MasterState<K>> => ({
-  initial: initialMasterState,
-  evolve: (state, event) => evolveMaster(kind, state, event),
-});
 
 /** A master a record points to must exist and not be deleted. */
 export async function requireActive(
@@ -159,7 +151,7 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
           requestMeta(request),
           masterStreamId(route.kind, id),
           masterDecider(route.kind),
-          (state) => decideMaster(route.kind, { type: 'Create', data }, state),
+          { type: 'Create', data },
         );
         return reply.status(201).send({ id, position: position.toString() });
       },
@@ -188,7 +180,7 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
           requestMeta(request),
           masterStreamId(route.kind, id),
           masterDecider(route.kind),
-          (state) => decideMaster(route.kind, { type: 'Update', data }, state),
+          { type: 'Update', data },
         );
         return { id, position: position.toString() };
       },
@@ -213,7 +205,7 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
           requestMeta(request),
           masterStreamId(route.kind, id),
           masterDecider(route.kind),
-          (state) => decideMaster(route.kind, { type: 'Delete', id, references }, state),
+          { type: 'Delete', id, references },
         );
         return { id, position: position.toString() };
       },

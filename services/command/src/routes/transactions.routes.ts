@@ -13,17 +13,11 @@ import {
 import {
   type CustomFieldEntity,
   checkCustomFields,
-  type DirectPurchaseState,
-  decideDirectPurchase,
-  decideInventory,
+  directPurchaseDecider,
   directPurchaseStreamId,
-  evolveDirectPurchase,
-  evolveInventory,
   type InventoryCommand,
-  type InventoryState,
-  initialDirectPurchase,
-  initialInventory,
   invalid,
+  inventoryDecider,
   inventoryStreamId,
   notFound,
 } from '@bahi/domain';
@@ -31,19 +25,10 @@ import { waitForProjections } from '@bahi/read-db';
 import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
-import { execute, type StreamDecider } from '../execute.ts';
+import { execute } from '../execute.ts';
 import { clientPosition, requestMeta } from '../request-meta.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
-
-const inventoryDecider: StreamDecider<InventoryState> = {
-  initial: initialInventory,
-  evolve: evolveInventory,
-};
-const directDecider: StreamDecider<DirectPurchaseState> = {
-  initial: initialDirectPurchase,
-  evolve: evolveDirectPurchase,
-};
 
 const sameCity = (cityId: string, party: { city_id?: string } | undefined, label: string, path: string) => {
   if (party?.city_id !== cityId)
@@ -168,16 +153,16 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const meta = requestMeta(request);
       const { position } =
         input.type === 'Godown'
-          ? await execute(
-              deps.eventStore,
-              meta,
-              inventoryStreamId(input.godown_id!),
-              inventoryDecider,
-              (state) => decideInventory({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
-            )
-          : await execute(deps.eventStore, meta, directPurchaseStreamId(id), directDecider, (state) =>
-              decideDirectPurchase({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
-            );
+          ? await execute(deps.eventStore, meta, inventoryStreamId(input.godown_id!), inventoryDecider, {
+              type: 'RecordPurchase',
+              purchase,
+              city: cityFacts,
+            })
+          : await execute(deps.eventStore, meta, directPurchaseStreamId(id), directPurchaseDecider, {
+              type: 'RecordPurchase',
+              purchase,
+              city: cityFacts,
+            });
       return reply.status(201).send({ id, position: position.toString() });
     },
   );
@@ -206,12 +191,16 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'UpdatePurchase', purchase, city }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'UpdatePurchase', purchase, city }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, {
+            type: 'UpdatePurchase',
+            purchase,
+            city,
+          })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'UpdatePurchase',
+            purchase,
+            city,
+          });
       return { id, position: position.toString() };
     },
   );
@@ -232,12 +221,11 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const streamId = await locate(deps, 'Purchase', id);
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'DeletePurchase', id }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'DeletePurchase', id }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, { type: 'DeletePurchase', id })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'DeletePurchase',
+            id,
+          });
       return { id, position: position.toString() };
     },
   );
@@ -279,11 +267,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       meta,
       inventoryStreamId(common.godown_id),
       inventoryDecider,
-      (state) =>
-        decideInventory(
-          { type: 'RecordSales', sales, labels: { product: product.name, godown: godown.name } },
-          state,
-        ),
+      { type: 'RecordSales', sales, labels: { product: product.name, godown: godown.name } },
     );
     return { ids: sales.map((s) => s.sale.id), position };
   };
@@ -341,22 +325,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         custom_fields: await customFields(deps, 'Sale', input.custom_fields, clientPosition(request)),
       };
       const city = await agentCity(deps, input.agent_id, 'agent_id');
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) =>
-          decideInventory(
-            {
-              type: 'UpdateSale',
-              sale,
-              agentCity: city,
-              labels: { product: product.name, godown: godown.name },
-            },
-            state,
-          ),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'UpdateSale',
+        sale,
+        agentCity: city,
+        labels: { product: product.name, godown: godown.name },
+      });
       return { id, position: position.toString() };
     },
   );
@@ -375,13 +349,10 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     async (request) => {
       const { id } = request.params;
       const streamId = await locate(deps, 'Sale', id);
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) => decideInventory({ type: 'DeleteSale', id }, state),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'DeleteSale',
+        id,
+      });
       return { id, position: position.toString() };
     },
   );
@@ -430,12 +401,14 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'ReturnPurchase', purchaseReturn }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'ReturnPurchase', purchaseReturn }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, {
+            type: 'ReturnPurchase',
+            purchaseReturn,
+          })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'ReturnPurchase',
+            purchaseReturn,
+          });
       return reply.status(201).send({ id: purchaseReturn.id, position: position.toString() });
     },
   );
@@ -459,13 +432,10 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         ...input,
         custom_fields: await customFields(deps, 'SaleReturn', input.custom_fields, clientPosition(request)),
       };
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) => decideInventory({ type: 'ReturnSale', saleReturn }, state),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'ReturnSale',
+        saleReturn,
+      });
       return reply.status(201).send({ id: saleReturn.id, position: position.toString() });
     },
   );

@@ -81,13 +81,10 @@ export async function createUser(
     role: input.role,
     is_active: input.is_active,
   };
-  const { position } = await execute(
-    deps.eventStore,
-    meta,
-    masterStreamId('User', id),
-    userDecider,
-    (state) => decideMaster('User', { type: 'Create', data }, state),
-  );
+  const { position } = await execute(deps.eventStore, meta, masterStreamId('User', id), userDecider, {
+    type: 'Create',
+    data,
+  });
   return { id, position };
 }
 
@@ -178,7 +175,7 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
         requestMeta(request),
         masterStreamId('User', id),
         userDecider,
-        (state) => decideMaster('User', { type: 'Delete', id, references: [] }, state),
+        { type: 'Delete', id, references: [] },
       );
       return { id, position: position.toString() };
     },
