@@ -159,6 +159,57 @@ const STANDALONE = '@bahi/standalone';
 const isTestFile = (file: string) =>
   /\.(dom|unit|int|e2e)\.test\.tsx?$/.test(file) || file.includes(`${sep}testing${sep}`);
 
+/** Import cycles between the source files of the packages and services (tests left out). */
+function fileCycles(root: string, all: Workspace[]): Problem[] {
+  const graph = new Map<string, string[]>();
+  for (const ws of all) {
+    let files: string[] = [];
+    try {
+      files = [...sources(join(ws.dir, 'src'))];
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      if (isTestFile(file)) continue;
+      const targets: string[] = [];
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        // A dynamic import() is a lazy boundary (a component's code split from its wrapper), not a cycle.
+        const spec = m[3] ?? '';
+        if (spec.startsWith('.')) targets.push(resolve(dirname(file), spec));
+      }
+      graph.set(file, targets);
+    }
+  }
+  const problems: Problem[] = [];
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const reported = new Set<string>();
+  const visit = (file: string) => {
+    onPath.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      const at = onPath.indexOf(target);
+      if (at >= 0) {
+        const cycle = onPath.slice(at).map((f) => relative(root, f));
+        const key = [...cycle].sort().join(' ');
+        if (!reported.has(key)) {
+          reported.add(key);
+          problems.push({
+            file: cycle[0]!,
+            line: 1,
+            spec: [...cycle, cycle[0]].join(' -> '),
+            rule: 'files import each other in a cycle (move what both need into a third file)',
+          });
+        }
+      } else if (!done.has(target)) visit(target);
+    }
+    onPath.pop();
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) if (!done.has(file)) visit(file);
+  return problems;
+}
+
 export function checkServerImports(root: string): Problem[] {
   const problems: Problem[] = [];
   const all = workspaces(root);
@@ -190,6 +241,8 @@ export function checkServerImports(root: string): Problem[] {
       }
     }
   }
+  // Cycles between files (type-only imports count: they tie the files' designs together).
+  problems.push(...fileCycles(root, all));
   // Cycles in the workspaces' dependencies (each reported once, from its first member by name).
   const byName = new Map(all.map((w) => [w.name, w]));
   const reported = new Set<string>();

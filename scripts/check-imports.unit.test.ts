@@ -93,4 +93,21 @@ describe('the services’ import direction', () => {
       'packages/a/package.json:1 @bahi/a -> @bahi/b -> @bahi/a: the workspaces depend on each other in a cycle',
     ]);
   });
+
+  it('fails files that import each other in a cycle, type-only imports included, tests left out', () => {
+    put('packages/c/package.json', manifest('@bahi/c'));
+    put(
+      'packages/c/src/routes.ts',
+      "import { list } from './lists.routes.ts';\nexport interface Deps { db: string }\n",
+    );
+    put(
+      'packages/c/src/lists.routes.ts',
+      "import type { Deps } from './routes.ts';\nexport const list = 1;\n",
+    );
+    put('packages/c/src/lists.unit.test.ts', "import { list } from './lists.routes.ts';\n");
+    const found = checkServerImports(tree).filter((p) => p.rule.startsWith('files import'));
+    expect(found.map((p) => p.spec)).toEqual([
+      'packages/c/src/lists.routes.ts -> packages/c/src/routes.ts -> packages/c/src/lists.routes.ts',
+    ]);
+  });
 });

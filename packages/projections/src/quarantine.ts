@@ -3,7 +3,7 @@ import type { EventMetadata, EventStore, RecordedEvent } from '@bahi/event-store
 import type { ReadDb } from '@bahi/read-db';
 import { allProjections } from './all-projections.ts';
 import { typed } from './projection.ts';
-import { resumeProjection } from './rebuild.ts';
+import { resumeProjection } from './resume.ts';
 
 /**
  * Quarantine (issue #16): an event already in the log that a projection cannot apply stops

@@ -12,6 +12,8 @@ import { allProjections } from './all-projections.ts';
 import type { Projection } from './projection.ts';
 import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
+export { resumeProjection } from './resume.ts';
+
 type Tx = Transaction<Database>;
 
 // The rebuild's report is the Admin API's answer and the System screen's: its types are in
@@ -125,26 +127,6 @@ export async function claimRequestedRebuild(readDb: ReadDb) {
     .where('status', '=', 'requested')
     .returning(['id', 'projections', 'swap', 'requested_by'])
     .executeTakeFirst();
-}
-
-/** A projection stopped by an event it could not apply starts again from its checkpoint. */
-export async function resumeProjection(
-  readDb: ReadDb,
-  name: string,
-): Promise<'resumed' | 'not-failed' | 'unknown'> {
-  const result = await readDb
-    .updateTable('projection_checkpoints')
-    .set({ status: 'running', error: null, updated_at: new Date() })
-    .where('name', '=', name)
-    .where('status', '=', 'failed')
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) return 'resumed';
-  const row = await readDb
-    .selectFrom('projection_checkpoints')
-    .select('name')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row ? 'not-failed' : 'unknown';
 }
 
 const ident = (name: string) => {

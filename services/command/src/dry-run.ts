@@ -4,6 +4,7 @@ import { waitForProjections } from '@bahi/read-db';
 import { HttpError } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { CommandDeps } from './deps.ts';
+import { dryRunnable, isDryRun } from './dry-run-header.ts';
 import { type DryRun, dryRuns } from './execute.ts';
 
 /**
@@ -14,22 +15,7 @@ import { type DryRun, dryRuns } from './execute.ts';
  * would make, summed per account, beside each account's balance now and after, and the
  * stock they would move. A refusal keeps the write's status and body.
  */
-export const DRY_RUN_HEADER = 'x-bahi-dry-run';
-
-const DRY_RUN_PREFIX = '/api/transactions/';
-const dryRunnable = (method: string, url: string) =>
-  (method === 'POST' || method === 'PUT') && url.startsWith(DRY_RUN_PREFIX);
-
-/** True for `X-Bahi-Dry-Run: true`; absent or `false` is a write; anything else is a 400. */
-export function isDryRun(request: FastifyRequest): boolean {
-  const header = request.headers[DRY_RUN_HEADER];
-  if (header === undefined) return false;
-  const value = typeof header === 'string' ? header.trim().toLowerCase() : '';
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  const msg = 'X-Bahi-Dry-Run must be true or false';
-  throw new HttpError(400, `${msg}.`, [{ msg, path: 'X-Bahi-Dry-Run' }]);
-}
+export { DRY_RUN_HEADER, isDryRun } from './dry-run-header.ts';
 
 export interface PreviewLine {
   account: string;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import { runSqlMigrations, type SqlClient } from '@bahi/sql-client';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { isDryRun } from './dry-run.ts';
+import { isDryRun } from './dry-run-header.ts';
 
 /**
  * `Idempotency-Key` on every write (issue #16): a client that did not hear the answer to a

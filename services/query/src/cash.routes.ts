@@ -10,9 +10,9 @@ import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { listQuery, readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './deps.ts';
 import { day, escapeLike, queryText } from './query-params.ts';
-import type { QueryDeps } from './routes.ts';
+import { listQuery, readAfterClientPosition } from './reads.ts';
 
 const optionalId = (label: string) => z.union([z.uuid(`${label} must be an id`), z.literal('')]).optional();
 const cashQuery = listQuery.extend({

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { QueryDeps } from './deps.ts';
 import { escapeLike } from './query-params.ts';
-import type { QueryDeps } from './routes.ts';
 
 /** The day-wise report's filters, the range already cut at `asOf`. */
 export interface DaywiseFilters {

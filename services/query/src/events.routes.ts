@@ -3,7 +3,7 @@ import { type AuthUser, HttpError, sessionRefusal, type TokenService } from '@ba
 import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './deps.ts';
 
 export const SESSION_COOKIE = 'bahi_session';
 

@@ -3,9 +3,9 @@ import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './deps.ts';
 import { day, queryText } from './query-params.ts';
-import type { QueryDeps } from './routes.ts';
+import { readAfterClientPosition } from './reads.ts';
 
 const logsQuery = z.object({
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page starts at 1').default(1),

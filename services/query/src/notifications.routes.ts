@@ -3,8 +3,8 @@ import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { readAfterClientPosition } from './masters.routes.ts';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './deps.ts';
+import { readAfterClientPosition } from './reads.ts';
 
 /** The signed-in user's notifications (for their role), newest first, with the unread count. */
 export async function registerNotificationListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {

@@ -1,7 +1,7 @@
 import { MONTH_NAMES } from '@bahi/contracts';
 import { format, parseDecimal, QUANTITY_SCALE } from '@bahi/domain';
 import { sql } from 'kysely';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './deps.ts';
 
 /** What a journal line is, in a ledger's or cashbook's Particulars column: the first words. */
 export const PARTICULARS: Readonly<Record<string, string>> = {

@@ -9,8 +9,8 @@ import {
   type QueryResult,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { QueryDeps } from './deps.ts';
 import { describeLines, quantityText } from './particulars.ts';
-import type { QueryDeps } from './routes.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const FUNDER = id(1);

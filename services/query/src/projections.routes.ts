@@ -4,7 +4,7 @@ import { projectionStatus } from '@bahi/read-db';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './deps.ts';
 
 /**
  * Admin: each read model's position, lag behind the head of the log, status and error, and the

@@ -3,10 +3,10 @@ import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import type { QueryDeps } from './deps.ts';
 import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts';
 import { shown } from './logs.routes.ts';
-import { readAfterClientPosition } from './masters.routes.ts';
-import type { QueryDeps } from './routes.ts';
+import { readAfterClientPosition } from './reads.ts';
 
 type Data = Record<string, unknown>;
 

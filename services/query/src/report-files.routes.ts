@@ -17,7 +17,7 @@ import {
 import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { QueryDeps } from './routes.ts';
+import type { QueryDeps } from './deps.ts';
 
 /**
  * Report files and WhatsApp sends (issue #5). A download reads the on-screen report's own

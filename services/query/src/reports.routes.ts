@@ -11,11 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { daywiseRows } from './daywise.ts';
+import type { QueryDeps } from './deps.ts';
 import { identityColumns, lineIdentity } from './journal-lines.ts';
-import { listParties, listQuery, readAfterClientPosition } from './masters.routes.ts';
 import { describeLines, PARTICULARS } from './particulars.ts';
+import { listParties } from './parties.repository.ts';
 import { day, moment, queryText } from './query-params.ts';
-import type { QueryDeps } from './routes.ts';
+import { listQuery, readAfterClientPosition } from './reads.ts';
 
 const ENTITY = {
   Funder: { prefix: 'funder', sign: -1 }, // what the business owes: credits add

@@ -1,9 +1,8 @@
 import { licenseStatus } from '@bahi/contracts';
-import type { EventStore } from '@bahi/event-store';
-import type { ReadDb } from '@bahi/read-db';
-import { type LicenseService, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerCashListRoutes } from './cash.routes.ts';
+import type { QueryDeps } from './deps.ts';
 import { registerEventStream, type StreamAuth } from './events.routes.ts';
 import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
@@ -13,12 +12,6 @@ import { registerRecordRoutes } from './records.routes.ts';
 import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
-
-export interface QueryDeps {
-  eventStore: EventStore;
-  readDb: ReadDb;
-  license: LicenseService;
-}
 
 export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
 
@@ -53,3 +46,5 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }
+
+export type { QueryDeps } from './deps.ts';

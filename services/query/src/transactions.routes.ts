@@ -4,9 +4,9 @@ import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
-import { listQuery, readAfterClientPosition } from './masters.routes.ts';
+import type { QueryDeps } from './deps.ts';
 import { day } from './query-params.ts';
-import type { QueryDeps } from './routes.ts';
+import { listQuery, readAfterClientPosition } from './reads.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });

@@ -1,0 +1,34 @@
+import { waitForProjections } from '@bahi/read-db';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { QueryDeps } from './deps.ts';
+import { queryText } from './query-params.ts';
+
+/** Paging and filters of every list (spec section 7): page 1-based, limit 15 by default, -1 for all. */
+export const listQuery = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page starts at 1').default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
+    .default(15),
+  search: queryText('search', 200),
+  city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
+});
+
+/**
+ * Reading one's own writes: a request that carries X-Bahi-Position waits (bounded) until the
+ * read models it reads have reached that position.
+ */
+export async function readAfterClientPosition(
+  deps: QueryDeps,
+  request: FastifyRequest,
+  projections: string[],
+) {
+  const header = request.headers['x-bahi-position'];
+  if (typeof header !== 'string' || !/^\d{1,19}$/.test(header)) return;
+  const head = await deps.eventStore.headPosition();
+  const target = BigInt(header) < head ? BigInt(header) : head;
+  // Not there in time: a ProjectionBehindError, which the error handler answers with a 503.
+  await waitForProjections(deps.readDb, projections, target, 2000);
+}
