@@ -7,4 +7,5 @@ export * from './errors.ts';
 export * from './inventory/inventory.ts';
 export * from './masters/master.ts';
 export * from './purchases/direct-purchase.ts';
+export * from './rules/parties.ts';
 export * from './storable.ts';

@@ -1,5 +1,5 @@
 import type { Posting } from '@bahi/contracts';
-import { add, amount, type Dec, format, neg, zero } from '@bahi/domain';
+import { add, amount, type Dec, format, isCashNominal, neg, zero } from '@bahi/domain';
 import type { RecordedEvent } from '@bahi/event-store';
 import type { Database } from '@bahi/read-db';
 import { sql, type Transaction } from 'kysely';
@@ -46,15 +46,10 @@ function cashRecordOf(
   }
 }
 
-const isNominal = (account: string) =>
-  account.startsWith('nominal:Expense:') ||
-  account.startsWith('nominal:Income:') ||
-  account === 'nominal:Salary';
-
 /** The INR on the nominal side of an event's postings, signed (an expense debits, an income credits). */
 export function nominalSum(postings: readonly Posting[] | undefined): Dec {
   return (postings ?? [])
-    .filter((p) => isNominal(p.account))
+    .filter((p) => isCashNominal(p.account))
     .reduce((s, p) => add(s, amount(p.inr)), zero(2));
 }
 

@@ -2,6 +2,7 @@ export * from './auth/authenticate.ts';
 export * from './auth/license-gate.ts';
 export * from './auth/policy.ts';
 export * from './auth/tokens.ts';
+export * from './client-position.ts';
 export * from './config.ts';
 export * from './contract.ts';
 export * from './distributed-service.ts';

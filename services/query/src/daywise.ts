@@ -1,3 +1,4 @@
+import { ACCOUNT_PATTERNS } from '@bahi/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
 import { escapeLike } from './query-params.ts';
@@ -104,8 +105,8 @@ async function daywiseKnownAt(deps: QueryDeps, f: DaywiseFilters, knownAt: strin
            (k.new_data->>'amount')::numeric(20, 2)::text as amount_entered,
            coalesce((select abs(sum(j.inr)) from journal j
                       where j.record_id = k.record_id and j.position <= k.position
-                        and (j.account like 'nominal:Expense:%' or j.account like 'nominal:Income:%'
-                             or j.account = 'nominal:Salary')), 0)::numeric(20, 2)::text as amount
+                        and (j.account like ${sql.lit(ACCOUNT_PATTERNS.expense)} or j.account like ${sql.lit(ACCOUNT_PATTERNS.income)}
+                             or j.account = ${sql.lit(ACCOUNT_PATTERNS.salary)})), 0)::numeric(20, 2)::text as amount
       from (select distinct on (l.record_id) l.record_id, l.model_name, l.action_type, l.new_data, l.position
               from activity_log l
              where l.model_name in ('Expense', 'Income', 'SalaryPayment')

@@ -1,3 +1,4 @@
+import { ACCOUNT_PATTERNS, PARTY_ACCOUNTS } from '@bahi/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
@@ -32,8 +33,8 @@ export async function listParties(
 ) {
   const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
   const like = q.search ? `%${escapeLike(q.search)}%` : undefined;
-  const prefix = partyKind.toLowerCase();
-  const sign = sql.raw(partyKind === 'Funder' ? '-' : '');
+  const { prefix, sign: normalSign } = PARTY_ACCOUNTS[partyKind];
+  const sign = sql.raw(normalSign < 0 ? '-' : '');
   const account = sql`${sql.lit(`${prefix}:`)} || p.id::text`;
   // As known at a moment, a party is there when its latest activity-log entry by then is not a
   // delete (one created later is not, one deleted later is), with its opening balance of then.
@@ -86,13 +87,13 @@ export async function listParties(
       (partyKind !== 'Godown'
         ? sql<string | null>`null`
         : at.knownAt
-          ? sql<string>`coalesce((select -sum(j.amount) from journal j where j.account = 'clearing:' || p.id::text
+          ? sql<string>`coalesce((select -sum(j.amount) from journal j where j.account = ${sql.lit(ACCOUNT_PATTERNS.clearingPrefix)} || p.id::text
               and (${at.asOf ?? null}::date is null or j.business_date <= ${at.asOf ?? null}::date)
               and j.recorded_at <= ${at.knownAt}::timestamptz), 0)::numeric(40, 2)::text`
           : at.asOf
-            ? sql<string>`coalesce((select -sum(d.amount) from account_days d where d.account = 'clearing:' || p.id::text
+            ? sql<string>`coalesce((select -sum(d.amount) from account_days d where d.account = ${sql.lit(ACCOUNT_PATTERNS.clearingPrefix)} || p.id::text
                 and d.business_date <= ${at.asOf}::date), 0)::numeric(40, 2)::text`
-            : sql<string>`coalesce((select -sum(t.amount) from account_totals t where t.account = 'clearing:' || p.id::text), 0)::numeric(40, 2)::text`
+            : sql<string>`coalesce((select -sum(t.amount) from account_totals t where t.account = ${sql.lit(ACCOUNT_PATTERNS.clearingPrefix)} || p.id::text), 0)::numeric(40, 2)::text`
       ).as('clearing'),
     ])
     .orderBy('p.name')

@@ -1,4 +1,5 @@
 import { waitForProjections } from '@bahi/read-db';
+import { clientPosition } from '@bahi/server-kit';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
@@ -25,10 +26,10 @@ export async function readAfterClientPosition(
   request: FastifyRequest,
   projections: string[],
 ) {
-  const header = request.headers['x-bahi-position'];
-  if (typeof header !== 'string' || !/^\d{1,19}$/.test(header)) return;
+  const asked = clientPosition(request);
+  if (asked === undefined) return;
   const head = await deps.eventStore.headPosition();
-  const target = BigInt(header) < head ? BigInt(header) : head;
+  const target = asked < head ? asked : head;
   // Not there in time: a ProjectionBehindError, which the error handler answers with a 503.
   await waitForProjections(deps.readDb, projections, target, 2000);
 }

@@ -6,6 +6,7 @@ import {
   ledgerReport,
   stockReport,
 } from '@bahi/contracts';
+import { ACCOUNT_PATTERNS, PARTY_ACCOUNTS } from '@bahi/domain';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -18,12 +19,7 @@ import { listParties } from './parties.repository.ts';
 import { day, moment, queryText } from './query-params.ts';
 import { listQuery, readAfterClientPosition } from './reads.ts';
 
-const ENTITY = {
-  Funder: { prefix: 'funder', sign: -1 }, // what the business owes: credits add
-  Agent: { prefix: 'agent', sign: 1 },
-  Collector: { prefix: 'collector', sign: 1 },
-  Godown: { prefix: 'godown', sign: 1 },
-} as const;
+const ENTITY = PARTY_ACCOUNTS;
 
 /** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
 const knownAt = moment('knownAt');
@@ -335,11 +331,11 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       select current_date::text as today,
              coalesce((select json_agg(s) from (
                select business_date::text as day,
-                      coalesce(-sum(inr) filter (where account like 'nominal:Income:%'), 0)::numeric(40, 2)::text as income,
-                      coalesce(sum(inr) filter (where account like 'nominal:Expense:%' or account = 'nominal:Salary'), 0)::numeric(40, 2)::text as expense
+                      coalesce(-sum(inr) filter (where account like ${sql.lit(ACCOUNT_PATTERNS.income)}), 0)::numeric(40, 2)::text as income,
+                      coalesce(sum(inr) filter (where account like ${sql.lit(ACCOUNT_PATTERNS.expense)} or account = ${sql.lit(ACCOUNT_PATTERNS.salary)}), 0)::numeric(40, 2)::text as expense
                  from account_days
                 where business_date between current_date - 29 and current_date
-                  and account like 'nominal:%'
+                  and account like ${sql.lit(ACCOUNT_PATTERNS.nominal)}
                 group by business_date) s), '[]') as days`.execute(deps.readDb);
       const [totals, { rows: found }] = await Promise.all([totalsQuery, sumsQuery]);
       const total = (kind: string) => totals.rows.find((r) => r.kind === kind)?.total ?? '0.00';
@@ -462,10 +458,11 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
  */
 function stockSource(at: { asOf?: string | undefined; knownAt?: string | undefined }) {
   if (at.knownAt)
-    return sql`journal where account like 'stock:%' and recorded_at <= ${at.knownAt}::timestamptz
+    return sql`journal where account like ${sql.lit(ACCOUNT_PATTERNS.stock)} and recorded_at <= ${at.knownAt}::timestamptz
       ${at.asOf ? sql`and business_date <= ${at.asOf}::date` : sql``}`;
-  if (at.asOf) return sql`account_days where account like 'stock:%' and business_date <= ${at.asOf}::date`;
-  return sql`account_totals where account like 'stock:%'`;
+  if (at.asOf)
+    return sql`account_days where account like ${sql.lit(ACCOUNT_PATTERNS.stock)} and business_date <= ${at.asOf}::date`;
+  return sql`account_totals where account like ${sql.lit(ACCOUNT_PATTERNS.stock)}`;
 }
 
 /** The books as of a business date end there: the earlier of the range's end and `asOf`. */

@@ -70,6 +70,38 @@ export const account = {
   fxDifference: 'nominal:FxDifference',
 } as const;
 
+/**
+ * Where each kind of account starts, as SQL LIKE patterns over the account's name, for the read
+ * side (which sums the journal by account): one home for the names `account` writes.
+ */
+export const ACCOUNT_PATTERNS = {
+  nominal: 'nominal:%',
+  expense: 'nominal:Expense:%',
+  income: 'nominal:Income:%',
+  salary: account.salary,
+  stock: 'stock:%',
+  clearingPrefix: 'clearing:',
+} as const;
+
+/**
+ * An expense, an income or a salary line: the nominal side of a cash record, which the day-wise
+ * books sum (ACCOUNTING.md section 3).
+ */
+export const isCashNominal = (name: string): boolean =>
+  name.startsWith('nominal:Expense:') || name.startsWith('nominal:Income:') || name === account.salary;
+
+/**
+ * The party accounts and the side their balance is read on (ACCOUNTING.md section 3): what the
+ * business owes a funder is its credits (sign -1); agents, collectors and godowns count their
+ * debits (sign 1). `prefix` is the account name's start before the party's id.
+ */
+export const PARTY_ACCOUNTS = {
+  Funder: { prefix: 'funder', sign: -1 },
+  Agent: { prefix: 'agent', sign: 1 },
+  Collector: { prefix: 'collector', sign: 1 },
+  Godown: { prefix: 'godown', sign: 1 },
+} as const;
+
 export const INR = 'INR';
 
 /**

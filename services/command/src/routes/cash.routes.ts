@@ -11,11 +11,13 @@ import {
 import {
   cashEntryDecider,
   cashEntryStreamId,
-  invalid,
+  GODOWN_CASH,
   inventoryDecider,
   inventoryStreamId,
   paymentDecider,
   paymentStreamId,
+  requireOfCity,
+  salaryCategory,
   salaryMonthDecider,
   salaryStreamId,
   transferDecider,
@@ -46,12 +48,6 @@ async function partyWithCity(
   return { party, city: { rate: city.rate, currency: city.currency_name } };
 }
 
-function requireCity(party: Party, cityId: string, label: string, path: string): void {
-  if (party.city_id !== cityId) {
-    throw invalid(`${label} is not of the same city.`, [{ msg: `${label} is not of the same city`, path }]);
-  }
-}
-
 export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
@@ -74,11 +70,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         'related_entity_id',
       );
       if (input.collector_id) {
-        requireCity(
+        requireOfCity(
           (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as Party,
           party.city_id,
           'Collector',
           'collector_id',
+          'same',
         );
       }
       if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
@@ -138,11 +135,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       const { party, city } = await partyWithCity(deps, 'Collector', input.collector_id, 'collector_id');
       const collector = party as Party & { salary_per_month: string };
       if (input.paid_from_entity_type === 'Collector') {
-        requireCity(
+        requireOfCity(
           (await requireActive(deps, 'Collector', input.paid_from_entity_id, 'paid_from_entity_id')) as Party,
           party.city_id,
           'The paying collector',
           'paid_from_entity_id',
+          'same',
         );
       } else {
         await requireActive(deps, 'Godown', input.paid_from_entity_id, 'paid_from_entity_id');
@@ -153,7 +151,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         amount: input.amount,
         id,
         city_id: party.city_id,
-        category: input.category ?? `Salary - ${collector.name}`,
+        category: input.category ?? salaryCategory(collector.name),
         handler_entity_id: input.handler_entity_id ?? null,
         payment_date: input.payment_date ?? new Date().toISOString().slice(0, 10),
       };
@@ -219,10 +217,10 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       const side = cashSide(entry);
       if (side.type === 'Godown') {
         await requireActive(deps, 'Godown', side.id, side.path);
-        return { rate: '1.0000', currency: 'INR' };
+        return GODOWN_CASH;
       }
       const { party, city } = await partyWithCity(deps, 'Collector', side.id, side.path);
-      requireCity(party, entry.city_id, 'The collector', side.path);
+      requireOfCity(party, entry.city_id, 'The collector', side.path, 'same');
       return city;
     };
 

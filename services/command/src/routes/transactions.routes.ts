@@ -16,10 +16,10 @@ import {
   directPurchaseDecider,
   directPurchaseStreamId,
   type InventoryCommand,
-  invalid,
   inventoryDecider,
   inventoryStreamId,
   notFound,
+  requireOfCity,
 } from '@bahi/domain';
 import { waitForProjections } from '@bahi/read-db';
 import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
@@ -29,13 +29,6 @@ import { execute } from '../execute.ts';
 import { clientPosition, requestMeta } from '../request-meta.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
-
-const sameCity = (cityId: string, party: { city_id?: string } | undefined, label: string, path: string) => {
-  if (party?.city_id !== cityId)
-    throw invalid(`${label} is not of the chosen city.`, [
-      { msg: `${label} is not of the chosen city`, path },
-    ]);
-};
 
 /** The stream that holds a purchase or a sale, once the locator has seen the whole log. */
 async function locate(deps: CommandDeps, kind: 'Purchase' | 'Sale', id: string): Promise<string> {
@@ -103,26 +96,26 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       rate: string;
       currency_name: string;
     };
-    sameCity(
-      input.city_id,
+    requireOfCity(
       (await requireActive(deps, 'Funder', input.funder_id, 'funder_id')) as { city_id: string },
+      input.city_id,
       'Funder',
       'funder_id',
     );
     await requireActive(deps, 'Product', input.product_id, 'product_id');
     if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
     if (input.collector_id) {
-      sameCity(
-        input.city_id,
+      requireOfCity(
         (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as { city_id: string },
+        input.city_id,
         'Collector',
         'collector_id',
       );
     }
     if (input.agent_id) {
-      sameCity(
-        input.city_id,
+      requireOfCity(
         (await requireActive(deps, 'Agent', input.agent_id, 'agent_id')) as { city_id: string },
+        input.city_id,
         'Agent',
         'agent_id',
       );

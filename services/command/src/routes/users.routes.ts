@@ -6,7 +6,7 @@ import {
   userUpdateInput,
   writeAnswer,
 } from '@bahi/contracts';
-import { conflict, decideMaster, masterStreamId, notFound } from '@bahi/domain';
+import { conflict, decideMaster, masterStreamId, notFound, refuseSelfLockout } from '@bahi/domain';
 import { signedIn, writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { emailDecider, emailStreamId, loadUser, userDecider } from '../auth/users.ts';
@@ -125,9 +125,7 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
       const { id } = request.params;
       const input = request.body;
       const meta = requestMeta(request);
-      if (id === admin.id && (!input.is_active || input.role !== 'Admin')) {
-        throw conflict('You cannot deactivate your own account or take away your own Admin role.');
-      }
+      refuseSelfLockout(admin.id, id, input);
       const data: UserData = {
         id,
         name: input.name,
@@ -169,7 +167,7 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
     async (request) => {
       const admin = signedIn(request);
       const { id } = request.params;
-      if (id === admin.id) throw conflict('You cannot delete your own account.');
+      refuseSelfLockout(admin.id, id, { delete: true });
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
