@@ -29,7 +29,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -191,9 +191,7 @@ interface Proc {
 }
 
 function startProcess(name: string, script: string, env: NodeJS.ProcessEnv): Proc {
-  const profile = PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`]
-    : [];
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, name)}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
@@ -259,6 +257,23 @@ const processCpu = (pid: number) => {
   }
 };
 
+/** CPU seconds of every Postgres process on the machine (the server's backends, any database). */
+const postgresCpu = () => {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+};
+
 interface Server {
   mode: string;
   writeBase: URL;
@@ -266,6 +281,8 @@ interface Server {
   procs: Proc[];
   /** Event counts by type straight from the event store, where the benchmark can reach it. */
   eventCounts?: () => Promise<Map<string, number>>;
+  /** PG_SAMPLE=1: what Postgres' active backends run and wait on, sampled from pg_stat_activity. */
+  sampleActivity?: () => () => Promise<Array<[string, number]>>;
   stop(): Promise<void>;
 }
 
@@ -365,6 +382,36 @@ async function startDistributed(mode: 'distributed' | 'gateway'): Promise<Server
       writeBase,
       readBase,
       procs,
+      sampleActivity() {
+        const counts = new Map<string, number>();
+        let running = true;
+        let samples = 0;
+        const sampler = new pg.Client({ connectionString: url.toString() });
+        const done = (async () => {
+          await sampler.connect();
+          while (running) {
+            const { rows } = await sampler.query<{ what: string }>(
+              `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') || ' | ' ||
+                      regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS what
+                 FROM pg_stat_activity
+                WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid()`,
+              [name],
+            );
+            samples++;
+            for (const r of rows) counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
+            await sleep(5);
+          }
+          await sampler.end();
+        })();
+        return async () => {
+          running = false;
+          await done;
+          return [...counts]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 25)
+            .map(([what, n]) => [what, n / samples] as [string, number]);
+        };
+      },
       async eventCounts() {
         const { rows } = await sql.query<{ type: string; n: number }>(
           'SELECT type, count(*)::int AS n FROM es.events GROUP BY type',
@@ -690,7 +737,15 @@ interface RunResult {
   errorSamples: string[];
   serverErrors: number;
   lastPosition: bigint;
-  cpu: { server: number; client: number; rest: number; wall: number };
+  cpu: {
+    server: number;
+    /** By server process (command, query, projector, reports-worker; or standalone). */
+    byProcess: Record<string, number>;
+    postgres: number;
+    client: number;
+    rest: number;
+    wall: number;
+  };
 }
 
 async function load(
@@ -711,11 +766,23 @@ async function load(
   const start = performance.now();
   const measureFrom = start + WARMUP_S * 1000;
   const end = measureFrom + DURATION_S * 1000;
-  let cpu0 = { server: 0, client: process.cpuUsage(), machine: 0 };
+  const byProcess = () => Object.fromEntries(server.procs.map((p) => [p.name, processCpu(p.child.pid!)]));
+  let cpu0 = { server: 0, byProcess: byProcess(), postgres: 0, client: process.cpuUsage(), machine: 0 };
   const serverCpu = () => server.procs.reduce((s, p) => s + processCpu(p.child.pid!), 0);
   setTimeout(() => {
-    cpu0 = { server: serverCpu(), client: process.cpuUsage(), machine: machineCpu() };
+    cpu0 = {
+      server: serverCpu(),
+      byProcess: byProcess(),
+      postgres: postgresCpu(),
+      client: process.cpuUsage(),
+      machine: machineCpu(),
+    };
   }, WARMUP_S * 1000);
+  let stopSampling: (() => Promise<Array<[string, number]>>) | undefined;
+  if (process.env.PG_SAMPLE === '1' && server.sampleActivity)
+    setTimeout(() => {
+      stopSampling = server.sampleActivity!();
+    }, WARMUP_S * 1000);
   const client = async () => {
     let seen: bigint | undefined;
     while (performance.now() < end) {
@@ -756,10 +823,19 @@ async function load(
     }
   };
   await Promise.all(Array.from({ length: clients }, client));
+  if (stopSampling) {
+    const activity = await stopSampling();
+    console.log(`\nPostgres backends of the ${label} run, average number active, by wait and statement:`);
+    for (const [what, n] of activity) console.log(`  ${n.toFixed(3)}  ${what}`);
+  }
   const wall = (performance.now() - measureFrom) / 1000;
   const clientCpu = process.cpuUsage(cpu0.client);
   const server1 = serverCpu() - cpu0.server;
   const machine = machineCpu() - cpu0.machine;
+  const postgres = postgresCpu() - cpu0.postgres;
+  const processes = Object.fromEntries(
+    Object.entries(byProcess()).map(([name, s]) => [name, s - (cpu0.byProcess[name] ?? 0)]),
+  );
   const clientS = (clientCpu.user + clientCpu.system) / 1e6;
   return {
     label,
@@ -773,7 +849,14 @@ async function load(
     errorSamples,
     serverErrors,
     lastPosition,
-    cpu: { server: server1, client: clientS, rest: machine - server1 - clientS, wall },
+    cpu: {
+      server: server1,
+      byProcess: processes,
+      postgres,
+      client: clientS,
+      rest: machine - server1 - clientS - postgres,
+      wall,
+    },
   };
 }
 
@@ -927,9 +1010,12 @@ for (const mode of MODES) {
       const errs = [...r.errors.values()].reduce((s, n) => s + n, 0);
       report.push(
         `- ${r.label}: ${total} writes answered 201 in all (warm-up included), ${errs} other answers (${r.serverErrors} 5xx)` +
-          `${errs ? `: ${[...r.errors].map(([k, n]) => `${k} x${n}`).join(', ')}` : ''}; CPU per second of the run: ` +
-          `server ${(r.cpu.server / r.cpu.wall).toFixed(2)}, benchmark client ${(r.cpu.client / r.cpu.wall).toFixed(2)}, ` +
-          `the rest (Postgres, kernel, others) ${(r.cpu.rest / r.cpu.wall).toFixed(2)} cores`,
+          `${errs ? `: ${[...r.errors].map(([k, n]) => `${k} x${n}`).join(', ')}` : ''}; CPU per second of the run (cores): ` +
+          `${Object.entries(r.cpu.byProcess)
+            .map(([name, c]) => `${name} ${(c / r.cpu.wall).toFixed(2)}`)
+            .join(', ')}, Postgres (all databases) ${(r.cpu.postgres / r.cpu.wall).toFixed(2)}, ` +
+          `benchmark client ${(r.cpu.client / r.cpu.wall).toFixed(2)}, the rest (kernel, others) ${(r.cpu.rest / r.cpu.wall).toFixed(2)}; ` +
+          `CPU per write: ${((1000 * (r.cpu.server + r.cpu.postgres)) / KINDS.reduce((s, k) => s + r.latencies.get(k)!.length, 0)).toFixed(2)} ms (server processes and Postgres)`,
       );
       for (const s of r.errorSamples) report.push(`  - ${s}`);
       if (errs > 0) failed = true;
