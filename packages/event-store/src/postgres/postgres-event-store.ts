@@ -164,6 +164,21 @@ export class PostgresEventStore implements EventStore {
     return rows[0] ? BigInt(rows[0].position) : 0n;
   }
 
+  async eventTypesBetween(afterPosition: bigint, upToPosition: bigint): Promise<string[] | undefined> {
+    if (upToPosition <= afterPosition) return [];
+    // One snapshot: when the event at upToPosition is below the oldest running transaction,
+    // every transaction holding a lower position has finished (see the append function), so
+    // the stretch is complete in this snapshot.
+    const { rows } = await this.#sql.query<{ final: boolean | null; types: string[] }>(
+      `SELECT (SELECT ${VISIBLE} FROM es.events WHERE global_position = $2::bigint) AS final,
+              ARRAY(SELECT DISTINCT type FROM es.events
+                     WHERE global_position > $1::bigint AND global_position <= $2::bigint) AS types`,
+      [afterPosition.toString(), upToPosition.toString()],
+    );
+    const row = rows[0];
+    return row?.final === true ? row.types : undefined;
+  }
+
   async close(): Promise<void> {
     clearTimeout(this.#notifyTimer);
     this.#notifyTimer = undefined;

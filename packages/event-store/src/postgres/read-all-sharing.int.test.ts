@@ -46,3 +46,22 @@ describe('readAll shared between concurrent readers', () => {
     expect(a.length).toBeLessThanOrEqual(2);
   });
 });
+
+describe('eventTypesBetween', () => {
+  it('answers the distinct types of a stretch of the log, once the stretch is final', async () => {
+    const sql = createPgliteSqlClient(new PGlite());
+    const store = await createPostgresEventStore(sql);
+    try {
+      const a = await store.append('t-1', [{ type: 'A' }, { type: 'B' }], 'no_stream');
+      const b = await store.append('t-2', [{ type: 'A' }, { type: 'C' }], 'no_stream');
+      expect((await store.eventTypesBetween(0n, a.position))?.sort()).toEqual(['A', 'B']);
+      expect((await store.eventTypesBetween(a.position, b.position))?.sort()).toEqual(['A', 'C']);
+      expect(await store.eventTypesBetween(b.position, b.position)).toEqual([]);
+      // No event at that position: nothing shows the stretch is final.
+      expect(await store.eventTypesBetween(0n, b.position + 100n)).toBeUndefined();
+    } finally {
+      await store.close();
+      await sql.close();
+    }
+  });
+});
