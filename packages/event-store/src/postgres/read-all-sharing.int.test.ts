@@ -52,8 +52,22 @@ describe('eventTypesBetween', () => {
     const sql = createPgliteSqlClient(new PGlite());
     const store = await createPostgresEventStore(sql);
     try {
-      const a = await store.append('t-1', [{ type: 'A', data: {} }, { type: 'B', data: {} }], 'no_stream');
-      const b = await store.append('t-2', [{ type: 'A', data: {} }, { type: 'C', data: {} }], 'no_stream');
+      const a = await store.append(
+        't-1',
+        [
+          { type: 'A', data: {} },
+          { type: 'B', data: {} },
+        ],
+        'no_stream',
+      );
+      const b = await store.append(
+        't-2',
+        [
+          { type: 'A', data: {} },
+          { type: 'C', data: {} },
+        ],
+        'no_stream',
+      );
       expect((await store.eventTypesBetween(0n, a.position))?.sort()).toEqual(['A', 'B']);
       expect((await store.eventTypesBetween(a.position, b.position))?.sort()).toEqual(['A', 'C']);
       expect(await store.eventTypesBetween(b.position, b.position)).toEqual([]);
