@@ -102,7 +102,14 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
     const license = ['BAHI_LICENSE_FILE', 'BAHI_LICENSE_PUBLIC_KEY_FILE'];
     const queue = ['BAHI_QUEUE_PREFIX', 'REDIS_URL'];
     expect(environmentNames(blocks.get('command')!)).toEqual(
-      [...common, ...license, 'BAHI_ADMIN_EMAIL', 'BAHI_ADMIN_PASSWORD_FILE', 'BAHI_JWT_SECRET_FILE'].sort(),
+      [
+        ...common,
+        ...license,
+        'BAHI_ADMIN_EMAIL',
+        'BAHI_ADMIN_PASSWORD_FILE',
+        'BAHI_JWT_SECRET_FILE',
+        'BAHI_TRUSTED_PROXIES',
+      ].sort(),
     );
     expect(environmentNames(blocks.get('query')!)).toEqual(
       [...common, ...license, ...queue, 'BAHI_JWT_SECRET_FILE'].sort(),

@@ -7,6 +7,12 @@
  *   A remote takes routing from '@bahi/ui' (react-router is the shell's, not shared); every
  *   frontend takes server state and forms from '@bahi/ui/screen' (one query cache, one form library).
  *
+ * The server side's (issue #19), checkServerImports:
+ *   a package (packages/*) never imports a service; a service never imports another service
+ *   (shared code goes into a package) - but the standalone, which runs them all in one process,
+ *   and tests, which may drive another service as a fixture; the workspaces' dependencies
+ *   (package.json) have no cycle.
+ *
  *   tsx scripts/check-imports.ts [root]      exits 1 and lists each import that breaks a rule
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -114,13 +120,109 @@ export function checkImports(root: string): Problem[] {
   return problems;
 }
 
+interface Workspace {
+  name: string;
+  dir: string;
+  kind: 'package' | 'service';
+  dependencies: string[];
+}
+
+function workspaces(root: string): Workspace[] {
+  const out: Workspace[] = [];
+  for (const [folder, kind] of [
+    ['packages', 'package'],
+    ['services', 'service'],
+  ] as const) {
+    const base = join(root, folder);
+    let names: string[] = [];
+    try {
+      names = readdirSync(base);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const dir = join(base, name);
+      let manifest: { name?: string; dependencies?: Record<string, string> };
+      try {
+        manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      } catch {
+        continue;
+      }
+      if (!manifest.name) continue;
+      out.push({ name: manifest.name, dir, kind, dependencies: Object.keys(manifest.dependencies ?? {}) });
+    }
+  }
+  return out;
+}
+
+const STANDALONE = '@bahi/standalone';
+const isTestFile = (file: string) =>
+  /\.(dom|unit|int|e2e)\.test\.tsx?$/.test(file) || file.includes(`${sep}testing${sep}`);
+
+export function checkServerImports(root: string): Problem[] {
+  const problems: Problem[] = [];
+  const all = workspaces(root);
+  const services = all.filter((w) => w.kind === 'service');
+  const serviceOf = (spec: string) => services.find((w) => spec === w.name || spec.startsWith(`${w.name}/`));
+  const serviceAt = (path: string) => services.find((w) => path === w.dir || path.startsWith(w.dir + sep));
+  for (const ws of all) {
+    const src = join(ws.dir, 'src');
+    let files: string[] = [];
+    try {
+      files = [...sources(src)];
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(IMPORT)) {
+        const spec = m[3] ?? m[4] ?? '';
+        const target = spec.startsWith('.') ? serviceAt(resolve(dirname(file), spec)) : serviceOf(spec);
+        if (!target || target.name === ws.name) continue;
+        let rule: string | undefined;
+        if (ws.kind === 'package') rule = 'a package never imports a service';
+        else if (ws.name !== STANDALONE && !isTestFile(file))
+          rule = 'a service never imports another service (shared code goes into packages/)';
+        if (rule) {
+          const line = text.slice(0, m.index + (m[0].startsWith('\n') ? 1 : 0)).split('\n').length;
+          problems.push({ file: relative(root, file), line, spec, rule });
+        }
+      }
+    }
+  }
+  // Cycles in the workspaces' dependencies (each reported once, from its first member by name).
+  const byName = new Map(all.map((w) => [w.name, w]));
+  const reported = new Set<string>();
+  const visit = (name: string, path: string[]) => {
+    const at = path.indexOf(name);
+    if (at >= 0) {
+      const cycle = path.slice(at);
+      const key = [...cycle].sort().join(' ');
+      if (!reported.has(key)) {
+        reported.add(key);
+        const ws = byName.get(cycle[0]!)!;
+        problems.push({
+          file: relative(root, join(ws.dir, 'package.json')),
+          line: 1,
+          spec: [...cycle, cycle[0]].join(' -> '),
+          rule: 'the workspaces depend on each other in a cycle',
+        });
+      }
+      return;
+    }
+    for (const dep of byName.get(name)?.dependencies ?? []) if (byName.has(dep)) visit(dep, [...path, name]);
+  };
+  for (const name of [...byName.keys()].sort()) visit(name, []);
+  return problems;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
-  const problems = checkImports(root);
+  const problems = [...checkImports(root), ...checkServerImports(root)];
   for (const p of problems) console.error(`${p.file}:${p.line}: '${p.spec}': ${p.rule}`);
   if (problems.length) {
-    console.error(`check-imports: ${problems.length} import(s) break the frontends' import direction`);
+    console.error(`check-imports: ${problems.length} import(s) break the import direction`);
     process.exit(1);
   }
-  console.log('check-imports: the frontends keep their import direction');
+  console.log('check-imports: the frontends and the services keep their import direction');
 }

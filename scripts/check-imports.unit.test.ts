@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkImports } from './check-imports.ts';
+import { checkImports, checkServerImports } from './check-imports.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bahi-imports-'));
 const write = (path: string, text: string) => {
@@ -52,6 +52,45 @@ describe('the frontends’ import direction', () => {
       'frontends/shell/src/app/app.tsx:2 a frontend never imports another frontend',
       'frontends/shell/src/app/app.tsx:3 a frontend imports react-hook-form through @bahi/ui/screen or @bahi/ui/form (one shared instance)',
       'packages/ui/src/index.ts:1 @bahi/ui never imports a frontend',
+    ]);
+  });
+});
+
+describe('the services’ import direction', () => {
+  const tree = mkdtempSync(join(tmpdir(), 'bahi-server-imports-'));
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  };
+  const manifest = (name: string, deps: string[] = []) =>
+    JSON.stringify({ name, dependencies: Object.fromEntries(deps.map((d) => [d, '*'])) });
+
+  it('passes on this repository', () => {
+    expect(checkServerImports(join(dirname(fileURLToPath(import.meta.url)), '..'))).toEqual([]);
+  });
+
+  it('fails a package importing a service, a service importing another, and a dependency cycle', () => {
+    put('packages/a/package.json', manifest('@bahi/a', ['@bahi/b']));
+    put('packages/b/package.json', manifest('@bahi/b', ['@bahi/a']));
+    put('packages/a/src/index.ts', "import { x } from '@bahi/query';\n");
+    put('services/query/package.json', manifest('@bahi/query'));
+    put('services/query/src/index.ts', 'export const x = 1;\n');
+    put('services/command/package.json', manifest('@bahi/command', ['@bahi/a']));
+    put(
+      'services/command/src/routes.ts',
+      "import { a } from '@bahi/a';\nimport { x } from '@bahi/query';\nimport { y } from '../../query/src/index.ts';\n",
+    );
+    // Allowed: a test driving another service, and the standalone, which runs them all.
+    put('services/command/src/routes.int.test.ts', "import { x } from '@bahi/query';\n");
+    put('services/standalone/package.json', manifest('@bahi/standalone'));
+    put('services/standalone/src/main.ts', "import { x } from '@bahi/query';\nimport '@bahi/command';\n");
+    const found = checkServerImports(tree).map((p) => `${p.file}:${p.line} ${p.spec}: ${p.rule}`);
+    expect(found).toEqual([
+      'packages/a/src/index.ts:1 @bahi/query: a package never imports a service',
+      'services/command/src/routes.ts:2 @bahi/query: a service never imports another service (shared code goes into packages/)',
+      'services/command/src/routes.ts:3 ../../query/src/index.ts: a service never imports another service (shared code goes into packages/)',
+      'packages/a/package.json:1 @bahi/a -> @bahi/b -> @bahi/a: the workspaces depend on each other in a cycle',
     ]);
   });
 });

@@ -28,7 +28,7 @@ import {
   type RebuildReport,
   rebuildProjections,
   resumeProjection,
-} from '@bahi/projector';
+} from '@bahi/projections';
 import { projectionStatus } from '@bahi/read-db';
 import { openEmbeddedStorage, openServerStorage } from '@bahi/server-kit';
 import { lockDataDir } from '@bahi/standalone';

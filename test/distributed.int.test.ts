@@ -63,7 +63,7 @@ describe.skipIf(!databaseUrl)('distributed services', () => {
       `${service} ready`,
       async () => {
         const r = await getJson(`http://127.0.0.1:${ports[service]}/api/ready`);
-        return r.status === 200 ? (r.body as Ready) : undefined;
+        return r.status === 200 && (r.body as Ready).status === 'ready' ? (r.body as Ready) : undefined;
       },
       60_000,
     );

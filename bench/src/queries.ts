@@ -28,7 +28,7 @@ import {
   rebuildProjections,
   recordStreams,
   startProjector,
-} from '@bahi/projector';
+} from '@bahi/projections';
 import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { createPgSqlClient } from '@bahi/sql-client';
 import autocannon from 'autocannon';

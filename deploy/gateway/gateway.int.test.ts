@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../packages/server-kit/src/http-app.ts';
+import { type Gateway, startGateway } from '../../test/gateway.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bahi.conf.template');
@@ -281,6 +282,8 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
         headers: { 'content-type': 'application/octet-stream' },
       });
       expect(reply.status).toBe(413);
+      expect(reply.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(reply.body)).toEqual({ message: 'The request is too large (at most 2 MB).' });
     });
 
     it('forwards Host, X-Forwarded-For, X-Forwarded-Proto and a request id', async () => {
@@ -415,6 +418,36 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       expect((await request(gatewayPort, 'GET', '/remotes/masters/missing.js')).status).toBe(404);
       expect((await request(gatewayPort, 'GET', '/remotes/masters/some/route')).status).toBe(404);
       expect((await request(gatewayPort, 'GET', '/remotes/unknown/remoteEntry.js')).status).toBe(404);
+    });
+  });
+});
+
+describe.skipIf(!nginxAvailable)('gateway with no service behind it (real nginx)', () => {
+  let gateway: Gateway | undefined;
+  beforeAll(async () => {
+    // Ports nobody listens on: every API call fails to connect, as when every copy is down.
+    gateway = await startGateway({
+      commandUpstream: `127.0.0.1:${await freePort()}`,
+      queryUpstream: `127.0.0.1:${await freePort()}`,
+      frontendsRoot: tmpdir(),
+    });
+  });
+  afterAll(() => gateway?.stop());
+
+  it.each([
+    ['GET', '/api/masters/cities'],
+    ['POST', '/api/masters/cities'],
+    ['GET', '/api/events'],
+  ])('answers %s %s with a JSON 502 in the API shape, not an HTML page', async (method, urlPath) => {
+    const reply = await request(gateway!.port, method, urlPath, {
+      body: method === 'POST' ? '{}' : undefined,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(reply.status).toBe(502);
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(reply.body)).toEqual({
+      message: 'The server cannot be reached right now. Please try again in a moment.',
     });
   });
 });

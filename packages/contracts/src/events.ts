@@ -102,21 +102,28 @@ const saleReturnRecord = z.object({ ...returnFields, sale_id: z.uuid() });
  * Expenses and incomes (`expense-<id>`, `income-<id>`): recorded, updated (the old postings
  * reversed and the new ones posted, in one event) and deleted (everything reversed).
  */
-function cashEntryEvents<K extends 'Expense' | 'Income'>(
-  kind: K,
-  dateField: string,
-  typeField: string,
-  idField: string,
-) {
+function cashEntryEvents<
+  K extends 'Expense' | 'Income',
+  D extends string,
+  T extends string,
+  I extends string,
+>(kind: K, dateField: D, typeField: T, idField: I) {
+  const entityType = z.enum(['Collector', 'Godown']);
+  // The three named fields keep their names in the type (a computed key alone would widen the
+  // whole entry to an index signature, and readers would need casts).
+  const named = { [dateField]: date, [typeField]: entityType, [idField]: z.uuid() } as Record<
+    D,
+    typeof date
+  > &
+    Record<T, typeof entityType> &
+    Record<I, z.ZodUUID>;
   const entry = z.object({
     id: z.uuid(),
     city_id: z.uuid(),
     category: text,
     amount: decimal,
     remarks: nullableText,
-    [dateField]: date,
-    [typeField]: z.enum(['Collector', 'Godown']),
-    [idField]: z.uuid(),
+    ...named,
   });
   const body = z.object({ entry, rate: decimal, currency: text, postings: z.array(posting) });
   return {
@@ -394,7 +401,7 @@ export type EventType = keyof typeof eventSchemas;
 /** The stream of `ReportSendRecorded`: every WhatsApp send's records (the reports worker's, an Admin's). */
 export const REPORT_SENDS_STREAM = 'report-sends';
 
-/** The stream of `EventQuarantined` decisions (services/projector/src/quarantine.ts). */
+/** The stream of `EventQuarantined` decisions (packages/projections/src/quarantine.ts). */
 export const QUARANTINE_STREAM = 'system-quarantine';
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]['schema']>;
 

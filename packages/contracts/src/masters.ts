@@ -38,8 +38,9 @@ export const collectorInput = z.object({
   salary_per_month: amountInput('Salary per month').prefault('0'),
 });
 
-export const ROLES = ['Admin', 'Manager', 'Collector', 'Viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES } from './roles.ts';
+
+export { ROLES, type Role } from './roles.ts';
 
 const email = z
   .string({ error: 'Email is required' })

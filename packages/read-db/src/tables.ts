@@ -1,3 +1,4 @@
+import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from '@bahi/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** int8 columns: written as string or bigint, read back as string (exact). */
@@ -68,10 +69,10 @@ export interface RecordStreamsTable {
 export interface CustomFieldDefinitionsTable {
   id: string;
   name: string;
-  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
+  type: (typeof CUSTOM_FIELD_TYPES)[number];
   is_required: boolean;
   options: ColumnType<string[] | null, string | null, string | null>;
-  entity_types: ColumnType<string[], string, string>;
+  entity_types: ColumnType<Array<(typeof CUSTOM_FIELD_ENTITY_TYPES)[number]>, string, string>;
   deleted: Generated<boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

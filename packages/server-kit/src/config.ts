@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -35,11 +36,42 @@ const url = (protocols: string[]) =>
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 const pollMs = z.coerce.number().int().min(10, 'must be at least 10').max(60_000).default(500);
 
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyEntry = (entry: string) => {
+  if (PROXY_PRESETS.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+};
+
+/**
+ * The proxies (the gateway) whose X-Forwarded-For is believed: comma-separated addresses,
+ * CIDR ranges, or loopback / linklocal / uniquelocal. Unset: no proxy is trusted, and a
+ * request's address is the connection's (behind a gateway, the gateway's for every user).
+ */
+const trustedProxies = z
+  .string()
+  .trim()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) => entries.every(isProxyEntry),
+    'must be comma-separated addresses or CIDR ranges (10.0.0.0/8), or loopback, linklocal, uniquelocal',
+  )
+  .optional();
+
 /** What every service process reads from its environment. */
 export const baseEnvSchema = z.object({
   LOG_LEVEL: logLevel,
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   BAHI_SUBSCRIPTION_POLL_MS: pollMs,
+  BAHI_TRUSTED_PROXIES: trustedProxies,
 });
 
 const secret = z.string().min(32, 'must be at least 32 characters (a long random string)');

@@ -96,6 +96,23 @@ describe('configuration from the environment', () => {
       { variable: 'BAHI_DB_POOL_SIZE', message: 'must be between 1 and 200' },
     ]);
   });
+
+  it('reads the trusted proxies as a list of addresses, ranges or presets, and refuses anything else', () => {
+    const base = { DATABASE_URL: 'postgres://h/db' };
+    expect(loadConfig(distributedEnvSchema, base).BAHI_TRUSTED_PROXIES).toBeUndefined();
+    expect(
+      loadConfig(distributedEnvSchema, {
+        ...base,
+        BAHI_TRUSTED_PROXIES: ' 10.0.0.5, 172.16.0.0/12,::1,uniquelocal',
+      }).BAHI_TRUSTED_PROXIES,
+    ).toEqual(['10.0.0.5', '172.16.0.0/12', '::1', 'uniquelocal']);
+    for (const bad of ['gateway', '10.0.0.0/33', '10.0.0.1/8/2', '*'])
+      expect(
+        problems(() => loadConfig(distributedEnvSchema, { ...base, BAHI_TRUSTED_PROXIES: bad })),
+      ).toEqual([
+        { variable: 'BAHI_TRUSTED_PROXIES', message: expect.stringMatching(/comma-separated addresses/) },
+      ]);
+  });
 });
 
 describe('variables from files (X_FILE, for mounted secrets)', () => {

@@ -55,7 +55,7 @@ export async function startDistributedService(options: {
     pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
     namedReads: options.namedReads ?? false,
   });
-  const app = createHttpApp({ logLevel: config.LOG_LEVEL });
+  const app = createHttpApp({ logLevel: config.LOG_LEVEL, trustedProxies: config.BAHI_TRUSTED_PROXIES });
   let parts: ServiceParts | undefined;
   try {
     parts = await options.setup({ config, storage, app });

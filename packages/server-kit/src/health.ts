@@ -1,14 +1,24 @@
 import type { EventStore } from '@bahi/event-store';
 import { type ReadDb, readCheckpoints } from '@bahi/read-db';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /**
+   * The service still serves most requests without it (the query service without a reports
+   * worker): a failure makes the report `degraded` (200), not `not_ready` (503), so a load
+   * balancer keeps the process while the report says what is missing.
+   */
+  optional?: boolean;
 }
 
+/** A failed check whose message is fit for anyone to read ("no reports worker is running"). */
+export class ReadinessProblem extends Error {}
+
 export interface ReadinessReport {
-  status: 'ready' | 'not_ready';
+  status: 'ready' | 'degraded' | 'not_ready';
   service: string;
   checks: Record<string, { ok: boolean; error?: string }>;
   eventStore?: { kind: string; headPosition: string };
@@ -21,6 +31,7 @@ export interface ReadinessReport {
  */
 class CheckTimeout extends Error {}
 const unreachable = (app: FastifyInstance, what: string, error: unknown) => {
+  if (error instanceof ReadinessProblem) return error.message;
   app.log.error({ err: error }, `readiness: ${what} failed`);
   return error instanceof CheckTimeout ? 'did not answer in time' : 'not reachable';
 };
@@ -33,6 +44,32 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
     ),
   ]);
 
+const HEALTH_SCHEMA = {
+  summary: 'The process is alive',
+  tags: ['health'],
+  response: { 200: z.object({ status: z.literal('ok'), service: z.string() }) },
+};
+const readiness = z.object({
+  status: z.enum(['ready', 'degraded', 'not_ready']),
+  service: z.string(),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })),
+  eventStore: z.object({ kind: z.string(), headPosition: z.string() }).optional(),
+  projections: z.array(
+    z.object({
+      name: z.string(),
+      position: z.string(),
+      lag: z.string(),
+      status: z.string(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+const READY_SCHEMA = {
+  summary: 'Whether the event store and the read database answer, and where each projection stands',
+  tags: ['health'],
+  response: { 200: readiness, 503: readiness },
+};
+
 /**
  * GET /api/health: the process is alive. GET /api/ready: the event store answers, and
  * where each projection stands (position, lag behind the head of $all); 503 when a
@@ -42,9 +79,9 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   deps: { service: string; eventStore: EventStore; readDb: ReadDb; extraChecks?: ReadinessCheck[] },
 ): void {
-  app.get('/api/health', async () => ({ status: 'ok', service: deps.service }));
+  app.get('/api/health', { schema: HEALTH_SCHEMA }, async () => ({ status: 'ok', service: deps.service }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  app.get('/api/ready', { schema: READY_SCHEMA }, async (_request, reply) => {
     const report: ReadinessReport = { status: 'ready', service: deps.service, checks: {}, projections: [] };
     let head: bigint | undefined;
     try {
@@ -69,7 +106,9 @@ export function registerHealthRoutes(
     } catch (error) {
       report.checks.readDb = { ok: false, error: unreachable(app, 'read database', error) };
     }
+    const optional = new Set<string>();
     for (const extra of deps.extraChecks ?? []) {
+      if (extra.optional) optional.add(extra.name);
       try {
         await withTimeout(extra.check(), 2000, extra.name);
         report.checks[extra.name] = { ok: true };
@@ -77,7 +116,9 @@ export function registerHealthRoutes(
         report.checks[extra.name] = { ok: false, error: unreachable(app, extra.name, error) };
       }
     }
-    if (Object.values(report.checks).some((c) => !c.ok)) report.status = 'not_ready';
-    return reply.status(report.status === 'ready' ? 200 : 503).send(report);
+    const failed = Object.entries(report.checks).filter(([, c]) => !c.ok);
+    if (failed.some(([name]) => !optional.has(name))) report.status = 'not_ready';
+    else if (failed.length > 0) report.status = 'degraded';
+    return reply.status(report.status === 'not_ready' ? 503 : 200).send(report);
   });
 }

@@ -1,13 +1,28 @@
+import { ProjectionBehindError } from '@bahi/read-db';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { ZodError } from 'zod';
+import { ZodError, z } from 'zod';
+import { InvalidTokenError } from './auth/tokens.ts';
+import {
+  collectRoutes,
+  installZodCompilers,
+  openApiDocument,
+  openApiPage,
+  type RouteEntry,
+} from './contract.ts';
 
 export interface HttpAppOptions {
   logLevel?: string;
+  /**
+   * Proxies whose X-Forwarded-For gives `request.ip` (BAHI_TRUSTED_PROXIES): the client's
+   * address as the gateway saw it, not the gateway's. Addresses a client writes into the
+   * header itself are ignored: only the entry the trusted gateway appended counts.
+   */
+  trustedProxies?: string[] | undefined;
   /** Extra fastify options (tests pass logger: false). */
   fastify?: FastifyServerOptions;
   /** Answers unknown non-/api paths (the standalone serves the frontends' index.html). */
@@ -29,6 +44,54 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** Turns an error a layer below HTTP knows (a domain refusal) into the client error it means. */
+export type ErrorMapping = (error: unknown) => HttpError | undefined;
+
+/** The API contract: public on every service (it names no data), and served without a license. */
+export const CONTRACT_PATHS: ReadonlySet<string> = new Set(['/api/openapi.json', '/api/docs']);
+
+interface AppContract {
+  mappings: ErrorMapping[];
+  routes: RouteEntry[];
+  publicPaths: Set<string>;
+}
+const contracts = new WeakMap<FastifyInstance, AppContract>();
+
+function contractOf(app: FastifyInstance): AppContract {
+  const contract = contracts.get(app);
+  if (!contract) throw new Error('This app was not made by createHttpApp.');
+  return contract;
+}
+
+/**
+ * Adds a mapping to the app's one error handler: the command side registers its domain
+ * refusals here, so no route catches an error to translate it.
+ */
+export function registerErrorMapping(app: FastifyInstance, mapping: ErrorMapping): void {
+  contractOf(app).mappings.push(mapping);
+}
+
+/** Paths that need no token, as openapi.json tells (registerAuthentication records them). */
+export function recordPublicPaths(app: FastifyInstance, paths: Iterable<string>): void {
+  const contract = contracts.get(app);
+  if (contract) for (const path of paths) contract.publicPaths.add(path);
+}
+
+/** Every route registered on the app so far, with its schema (for the contract tests). */
+export function registeredRoutes(app: FastifyInstance): readonly RouteEntry[] {
+  return contractOf(app).routes;
+}
+
+/** A session token that does not verify (expired, forged, wrong audience): not signed in. */
+const invalidToken: ErrorMapping = (error) =>
+  error instanceof InvalidTokenError ? new HttpError(401, error.message) : undefined;
+
+/** A read model that is behind or stopped: the client may try again shortly. */
+const projectionBehind: ErrorMapping = (error) =>
+  error instanceof ProjectionBehindError
+    ? new HttpError(503, `${error.message} Please try again in a moment.`)
+    : undefined;
 
 /**
  * The Content-Security-Policy the built frontends run under: scripts only from this origin
@@ -67,8 +130,16 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 1_048_576,
+    ...(options.trustedProxies?.length ? { trustProxy: options.trustedProxies } : {}),
     ...options.fastify,
   });
+  const contract: AppContract = {
+    mappings: [projectionBehind, invalidToken],
+    routes: collectRoutes(app),
+    publicPaths: new Set(CONTRACT_PATHS),
+  };
+  contracts.set(app, contract);
+  installZodCompilers(app);
 
   // Security headers on every answer (issue #16); /api answers are never cached.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -79,7 +150,15 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return payload;
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((raw, request, reply) => {
+    let error: unknown = raw;
+    for (const mapping of contract.mappings) {
+      const mapped = mapping(raw);
+      if (mapped) {
+        error = mapped;
+        break;
+      }
+    }
     if (error instanceof ZodError) {
       return reply.status(400).send({
         message: 'The request is not valid.',
@@ -111,6 +190,39 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     }
     return reply.status(404).send({ message: `No route for ${request.method} ${path}` } satisfies ErrorBody);
   });
+
+  // The contract of this app's routes, built once every route is registered (issue #19).
+  let document: Record<string, unknown> | undefined;
+  const contractDocument = () => {
+    document ??= openApiDocument(contract.routes, {
+      title: 'Bahi API',
+      version: '0.1.0',
+      publicPaths: contract.publicPaths,
+    });
+    return document;
+  };
+  app.get(
+    '/api/openapi.json',
+    {
+      schema: {
+        summary: 'This API as an OpenAPI 3.1 document',
+        tags: ['contract'],
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async () => contractDocument(),
+  );
+  app.get(
+    '/api/docs',
+    {
+      schema: {
+        summary: 'A page listing every operation of this API',
+        tags: ['contract'],
+        response: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+      },
+    },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(openApiPage(contractDocument())),
+  );
 
   return app;
 }

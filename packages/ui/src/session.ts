@@ -1,7 +1,7 @@
+import type { Role } from '@bahi/contracts/roles';
 import { createContext, useContext } from 'react';
 
-export const ROLES = ['Admin', 'Manager', 'Collector', 'Viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '@bahi/contracts/roles';
 
 export interface User {
   id: string;

@@ -5,7 +5,7 @@ import type { ReadDb } from '@bahi/read-db';
 import { type AuthUser, createTokenService, type LicenseService, type TokenService } from '@bahi/server-kit';
 import type { SqlClient } from '@bahi/sql-client';
 import { type Credentials, openCredentials } from './auth/credentials.ts';
-import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
+import { createLoginLimiter, type LoginLimiter, type LoginLimits } from './auth/login-limiter.ts';
 import { userDecider } from './auth/users.ts';
 import { type Idempotency, openIdempotency } from './idempotency.ts';
 
@@ -22,14 +22,14 @@ export interface CommandDeps {
 
 export async function createCommandDeps(
   storage: { eventStore: EventStore; readDb: ReadDb; sql: SqlClient },
-  options: { jwtSecret: string; license: LicenseService; limiter?: LoginLimiter },
+  options: { jwtSecret: string; license: LicenseService; limits?: LoginLimits },
 ): Promise<CommandDeps> {
   return {
     ...storage,
     license: options.license,
     tokens: createTokenService({ secret: options.jwtSecret }),
     credentials: await openCredentials(storage.sql),
-    limiter: options.limiter ?? createLoginLimiter({}),
+    limiter: await createLoginLimiter(storage.sql, options.limits),
     idempotency: await openIdempotency(storage.sql),
   };
 }
@@ -41,7 +41,7 @@ export async function createCommandDeps(
 export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
   return async (id: string): Promise<AuthUser | undefined> => {
     const recorded = await deps.eventStore.readStream(masterStreamId('User', id));
-    let state = userDecider.initial();
+    let state = userDecider.initialState();
     let passwordChangedAt: number | undefined;
     for (const event of recorded) {
       state = userDecider.evolve(state, parseEvent(event.type, event.data));

@@ -1,6 +1,6 @@
 import type { DomainEvent, Posting } from '@bahi/contracts';
 import { AMOUNT_SCALE, add, type Dec, format, neg, parseDecimal, QUANTITY_SCALE, zero } from '@bahi/domain';
-import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
+import { waitForProjections } from '@bahi/read-db';
 import { HttpError } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { CommandDeps } from './deps.ts';
@@ -98,13 +98,8 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
   if (moves.size === 0) return { dryRun: true, lines: [], stock: [] };
 
   // Balances as the read side shows them: wait (bounded) for the journal to reach the log's head.
-  try {
-    await waitForProjections(deps.readDb, ['journal', 'masters'], await deps.eventStore.headPosition());
-  } catch (error) {
-    if (error instanceof ProjectionBehindError)
-      throw new HttpError(503, `${error.message} Please try again in a moment.`);
-    throw error;
-  }
+  // (not there in time: a ProjectionBehindError, which the error handler answers with a 503)
+  await waitForProjections(deps.readDb, ['journal', 'masters'], await deps.eventStore.headPosition());
   const accounts = [...moves.keys()];
   const totals = new Map<string, { amount: Dec; quantity: Dec }>();
   for (const row of await deps.readDb
@@ -226,6 +221,10 @@ export async function aroundDryRuns(
     const msg = 'A dry run is offered only for a POST or PUT under /api/transactions/';
     throw new HttpError(400, `${msg}.`, [{ msg, path: 'X-Bahi-Dry-Run' }]);
   };
+  // A header that is neither true nor false is refused before the body is looked at.
+  const checkHeader = async (request: FastifyRequest) => {
+    isDryRun(request);
+  };
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const run = runs.get(request);
     if (!run) return payload;
@@ -241,10 +240,12 @@ export async function aroundDryRuns(
     if (!registering) return;
     const methods = ([] as string[]).concat(route.method);
     if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    // Before validation and the route's own role check, as when handlers parsed their body.
     if (!methods.every((m) => dryRunnable(m, route.url))) {
-      route.preHandler = [refuse, ...([] as unknown[]).concat(route.preHandler ?? [])] as never;
+      route.preValidation = [refuse, ...([] as unknown[]).concat(route.preValidation ?? [])] as never;
       return;
     }
+    route.preValidation = [checkHeader, ...([] as unknown[]).concat(route.preValidation ?? [])] as never;
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       if (!isDryRun(request)) return handler.call(this, request, reply);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execute, type StreamDecider } from './execute.ts';
 
 const meta = { userId: null, correlationId: 'test', causationId: null };
-const counter: StreamDecider<number> = { initial: () => 0, evolve: (n) => n + 1 };
+const counter: StreamDecider<number> = { initialState: () => 0, evolve: (n) => n + 1 };
 const one = (): DomainEvent[] => [{ type: 'DemoLoaded', data: { writes: 1 } } as DomainEvent];
 
 describe('the command side keeps long streams folded', () => {

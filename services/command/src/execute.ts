@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
-import { conflict, requireStorable } from '@bahi/domain';
+import { conflict, type Decider, requireStorable } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
 
 /** Who asked, carried in every event's metadata. */
@@ -10,10 +10,8 @@ export interface RequestMeta {
   causationId: string | null;
 }
 
-export interface StreamDecider<S> {
-  initial: () => S;
-  evolve: (state: S, event: DomainEvent) => S;
-}
+/** What loading a stream needs of a decider: where to start and how each event changes the state. */
+export type StreamDecider<S> = Pick<Decider<unknown, S>, 'initialState' | 'evolve'>;
 
 const MAX_ATTEMPTS = 10;
 
@@ -128,7 +126,10 @@ export async function loadStream<S>(
   decider: StreamDecider<S>,
 ): Promise<{ state: S; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
   const recorded = await store.readStream(streamId);
-  const state = recorded.reduce((s, e) => decider.evolve(s, parseEvent(e.type, e.data)), decider.initial());
+  const state = recorded.reduce(
+    (s, e) => decider.evolve(s, parseEvent(e.type, e.data)),
+    decider.initialState(),
+  );
   const last = recorded.at(-1);
   return { state, version: last ? last.streamVersion : 'no_stream', last };
 }
@@ -138,13 +139,32 @@ export async function loadStream<S>(
  * again, a bounded number of times. Returns the position written (or, when the decision
  * records nothing, the stream's last position) so the client can read its own write.
  */
+export function execute<C, S>(
+  store: EventStore,
+  meta: RequestMeta,
+  streamId: string,
+  decider: Decider<C, S>,
+  command: C,
+): Promise<{ position: bigint; events: DomainEvent[] }>;
+/** The same, with a decision that needs more than the decider's own `decide` (a user's email, say). */
 export function execute<S>(
   store: EventStore,
   meta: RequestMeta,
   streamId: string,
   decider: StreamDecider<S>,
   decide: (state: S) => DomainEvent[],
+): Promise<{ position: bigint; events: DomainEvent[] }>;
+export function execute<C, S>(
+  store: EventStore,
+  meta: RequestMeta,
+  streamId: string,
+  decider: StreamDecider<S> & Partial<Pick<Decider<C, S>, 'decide'>>,
+  commandOrDecide: C | ((state: S) => DomainEvent[]),
 ): Promise<{ position: bigint; events: DomainEvent[] }> {
+  const decide =
+    typeof commandOrDecide === 'function'
+      ? (commandOrDecide as (state: S) => DomainEvent[])
+      : (state: S) => decider.decide!(commandOrDecide, state);
   const dryRun = dryRuns.getStore();
   return inTurn(store, streamId, async () => {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

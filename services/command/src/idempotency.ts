@@ -47,7 +47,7 @@ export async function openIdempotency(sql: SqlClient) {
   await runSqlMigrations(sql, { schema: 'command', lockKey: 7_406_113_011, migrations });
   let sinceSweep = 0;
 
-  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const beforeValidation = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined || isDryRun(request)) return;
     if (typeof header !== 'string' || !KEY.test(header)) {
@@ -124,7 +124,11 @@ export async function openIdempotency(sql: SqlClient) {
         const methods = ([] as string[]).concat(route.method);
         if (!registering || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
         if (route.url === '/api/auth/login') return;
-        route.preHandler = [...([] as unknown[]).concat(route.preHandler ?? []), preHandler] as never;
+        // Before validation and the route's own role check: a replay answers whatever the body.
+        route.preValidation = [
+          beforeValidation,
+          ...([] as unknown[]).concat(route.preValidation ?? []),
+        ] as never;
         route.onSend = [...([] as unknown[]).concat(route.onSend ?? []), onSend] as never;
       });
       try {

@@ -1,5 +1,7 @@
+import { registerErrorMapping } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from './deps.ts';
+import { domainErrorToHttp } from './domain-errors.ts';
 import { aroundDryRuns } from './dry-run.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
@@ -17,6 +19,7 @@ export type { CommandDeps } from './deps.ts';
  * process and the standalone process; the process registers authentication once.
  */
 export async function registerCommandRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  registerErrorMapping(app, domainErrorToHttp);
   // Every transaction write can be a dry run (dry-run.ts); every write takes an
   // Idempotency-Key (idempotency.ts).
   await aroundDryRuns(app, deps, () =>

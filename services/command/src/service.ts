@@ -1,4 +1,5 @@
 import {
+  followLicense,
   licenseFromConfig,
   type Running,
   registerAuthentication,
@@ -37,7 +38,16 @@ export function startCommandService(env: NodeJS.ProcessEnv = process.env): Promi
       await registerCommandRoutes(app, deps);
       const watch = watchLicense(deps);
       await watch.check();
-      return { stop: async () => watch.stop() };
+      // A Retry License Check answered by another copy reaches this one through the log.
+      const follow = await followLicense(storage.eventStore, license, {
+        onError: (error) => app.log.warn({ err: error }, 'license follow: reading the log failed'),
+      });
+      return {
+        stop: async () => {
+          follow.stop();
+          watch.stop();
+        },
+      };
     },
   });
 }

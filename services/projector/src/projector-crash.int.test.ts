@@ -5,13 +5,12 @@ import { resolve } from 'node:path';
 import { seedBusiness } from '@bahi/command';
 import { commandTestApp } from '@bahi/command/testing';
 import { createPostgresEventStore } from '@bahi/event-store';
+import { allProjections, rebuildProjections } from '@bahi/projections';
 import { openReadDb, readCheckpoints } from '@bahi/read-db';
 import { createPgSqlClient } from '@bahi/sql-client';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../../../test/postgres.ts';
-import { allProjections } from './projector.ts';
-import { rebuildProjections } from './rebuild.ts';
 
 const describeOnPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 if (!process.env.DATABASE_URL) console.warn('projector-crash.int.test: DATABASE_URL is not set; skipped');

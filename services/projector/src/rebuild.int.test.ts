@@ -1,14 +1,17 @@
 import { seedBusiness } from '@bahi/command';
 import { type CommandTestApp, commandTestApp } from '@bahi/command/testing';
+import {
+  allProjections,
+  journal,
+  type Projection,
+  rebuildProjections,
+  requestRebuild,
+} from '@bahi/projections';
 import { readCheckpoints } from '@bahi/read-db';
 import { createPgSqlClient } from '@bahi/sql-client';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../../../test/postgres.ts';
-import { journal } from './journal.projection.ts';
-import type { Projection } from './projection.ts';
-import { allProjections } from './projector.ts';
-import { rebuildProjections, requestRebuild } from './rebuild.ts';
 
 const describeOnPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 if (!process.env.DATABASE_URL) console.warn('rebuild.int.test: DATABASE_URL is not set; skipped');

@@ -1,6 +1,6 @@
+import { startProjector } from '@bahi/projections';
 import { loadConfig, type Running, startDistributedService } from '@bahi/server-kit';
 import { z } from 'zod';
-import { startProjector } from './projector.ts';
 
 const projectorEnvSchema = z.object({
   /** Most events one projection applies in one transaction. */

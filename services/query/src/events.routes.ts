@@ -1,13 +1,8 @@
 import type { RecordedEvent } from '@bahi/event-store';
-import {
-  type AuthUser,
-  HttpError,
-  InvalidTokenError,
-  sessionRefusal,
-  type TokenService,
-} from '@bahi/server-kit';
+import { type AuthUser, HttpError, sessionRefusal, type TokenService } from '@bahi/server-kit';
 import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { QueryDeps } from './routes.ts';
 
 export const SESSION_COOKIE = 'bahi_session';
@@ -90,89 +85,100 @@ export async function registerEventStream(
   await app.register(sse, { heartbeatInterval: 15_000 });
   const openStreams = new Map<string, number>();
   const recheckMs = deps.recheckMs ?? STREAM_RECHECK_MS;
-  app.get('/api/events', { sse: { kind: 'only' } }, async (request, reply) => {
-    const token = sessionToken(request);
-    if (!token) throw new HttpError(401, 'You are not signed in.');
-    let claims: Awaited<ReturnType<TokenService['verify']>>;
-    try {
-      claims = await deps.tokens.verify(token);
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw new HttpError(401, error.message);
-      throw error;
-    }
-    const userId = claims.userId;
-    const user = await deps.loadUser(userId);
-    const refusal = sessionRefusal(user, claims.issuedAtMs);
-    if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
-    const open = openStreams.get(userId) ?? 0;
-    if (open >= MAX_STREAMS_PER_USER)
-      throw new HttpError(
-        429,
-        `You already have ${MAX_STREAMS_PER_USER} live streams open. Close a tab or window and try again.`,
-      );
-    openStreams.set(userId, open + 1);
-    let closed = false;
-    let timer: NodeJS.Timeout | undefined;
-    const release = () => {
-      if (closed) return;
-      closed = true;
-      if (timer) clearInterval(timer);
-      const n = (openStreams.get(userId) ?? 1) - 1;
-      if (n > 0) openStreams.set(userId, n);
-      else openStreams.delete(userId);
-    };
-    try {
-      const head = await deps.eventStore.headPosition();
-      const last = reply.sse.lastEventId;
-      const asked = last && /^\d{1,19}$/.test(last) ? BigInt(last) : head;
-      // An old Last-Event-ID does not replay the whole log: it resumes MAX_REPLAY_POSITIONS
-      // before the head and says so (`missed`), so the UI reloads what it shows.
-      const oldest = head > MAX_REPLAY_POSITIONS ? head - MAX_REPLAY_POSITIONS : 0n;
-      const from = asked < oldest ? oldest : asked;
-      const subscription = deps.eventStore.subscribe(from);
-      reply.sse.keepAlive();
-      const stop = () => {
+  app.get(
+    '/api/events',
+    {
+      sse: { kind: 'only' },
+      schema: {
+        summary: 'The live event stream (server-sent events; signed in by the session cookie)',
+        tags: ['events'],
+        response: {
+          200: {
+            description: 'license-updated, notification and data-changed events',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const token = sessionToken(request);
+      if (!token) throw new HttpError(401, 'You are not signed in.');
+      // A token that does not verify is an InvalidTokenError: the error handler's 401.
+      const claims = await deps.tokens.verify(token);
+      const userId = claims.userId;
+      const user = await deps.loadUser(userId);
+      const refusal = sessionRefusal(user, claims.issuedAtMs);
+      if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
+      const open = openStreams.get(userId) ?? 0;
+      if (open >= MAX_STREAMS_PER_USER)
+        throw new HttpError(
+          429,
+          `You already have ${MAX_STREAMS_PER_USER} live streams open. Close a tab or window and try again.`,
+        );
+      openStreams.set(userId, open + 1);
+      let closed = false;
+      let timer: NodeJS.Timeout | undefined;
+      const release = () => {
+        if (closed) return;
+        closed = true;
+        if (timer) clearInterval(timer);
+        const n = (openStreams.get(userId) ?? 1) - 1;
+        if (n > 0) openStreams.set(userId, n);
+        else openStreams.delete(userId);
+      };
+      try {
+        const head = await deps.eventStore.headPosition();
+        const last = reply.sse.lastEventId;
+        const asked = last && /^\d{1,19}$/.test(last) ? BigInt(last) : head;
+        // An old Last-Event-ID does not replay the whole log: it resumes MAX_REPLAY_POSITIONS
+        // before the head and says so (`missed`), so the UI reloads what it shows.
+        const oldest = head > MAX_REPLAY_POSITIONS ? head - MAX_REPLAY_POSITIONS : 0n;
+        const from = asked < oldest ? oldest : asked;
+        const subscription = deps.eventStore.subscribe(from);
+        reply.sse.keepAlive();
+        const stop = () => {
+          release();
+          void subscription.close();
+        };
+        reply.sse.onClose(stop);
+        // The user is read again on events and every few seconds: deactivating or deleting
+        // them, or changing their password, ends a stream opened before.
+        let current = user;
+        let checkedAt = Date.now();
+        const stillAllowed = async (): Promise<boolean> => {
+          checkedAt = Date.now();
+          const fresh = await deps.loadUser(userId);
+          if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
+            current = fresh;
+            return true;
+          }
+          stop();
+          if (reply.sse.isConnected) reply.sse.close();
+          return false;
+        };
+        timer = setInterval(() => {
+          stillAllowed().catch((error) => request.log.warn({ err: error }, 'event stream re-check failed'));
+        }, recheckMs);
+        timer.unref();
+        await reply.sse.send({
+          event: 'ready',
+          data: { position: from.toString(), ...(from > asked ? { missed: true } : {}) },
+        });
+        void (async () => {
+          for await (const event of subscription) {
+            if (!reply.sse.isConnected || closed) break;
+            // The user's own stream changing is checked at once; other events at most once a second,
+            // so a burst of writes does not read the user's stream once per event per open stream.
+            const mine = event.streamId === `user-${userId}`;
+            if ((mine || Date.now() - checkedAt >= 1000) && !(await stillAllowed())) break;
+            const message = toMessage(event, current);
+            if (message) await reply.sse.send(message);
+          }
+        })().catch((error) => request.log.warn({ err: error }, 'event stream ended'));
+      } catch (error) {
         release();
-        void subscription.close();
-      };
-      reply.sse.onClose(stop);
-      // The user is read again on events and every few seconds: deactivating or deleting
-      // them, or changing their password, ends a stream opened before.
-      let current = user;
-      let checkedAt = Date.now();
-      const stillAllowed = async (): Promise<boolean> => {
-        checkedAt = Date.now();
-        const fresh = await deps.loadUser(userId);
-        if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
-          current = fresh;
-          return true;
-        }
-        stop();
-        if (reply.sse.isConnected) reply.sse.close();
-        return false;
-      };
-      timer = setInterval(() => {
-        stillAllowed().catch((error) => request.log.warn({ err: error }, 'event stream re-check failed'));
-      }, recheckMs);
-      timer.unref();
-      await reply.sse.send({
-        event: 'ready',
-        data: { position: from.toString(), ...(from > asked ? { missed: true } : {}) },
-      });
-      void (async () => {
-        for await (const event of subscription) {
-          if (!reply.sse.isConnected || closed) break;
-          // The user's own stream changing is checked at once; other events at most once a second,
-          // so a burst of writes does not read the user's stream once per event per open stream.
-          const mine = event.streamId === `user-${userId}`;
-          if ((mine || Date.now() - checkedAt >= 1000) && !(await stillAllowed())) break;
-          const message = toMessage(event, current);
-          if (message) await reply.sse.send(message);
-        }
-      })().catch((error) => request.log.warn({ err: error }, 'event stream ended'));
-    } catch (error) {
-      release();
-      throw error;
-    }
-  });
+        throw error;
+      }
+    },
+  );
 }

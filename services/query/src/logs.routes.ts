@@ -1,5 +1,6 @@
-import { HttpError, signedIn } from '@bahi/server-kit';
-import type { FastifyInstance } from 'fastify';
+import { activityPage, activityRow } from '@bahi/contracts';
+import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { readAfterClientPosition } from './masters.routes.ts';
@@ -25,7 +26,17 @@ const HIDDEN = new Set(['created_at', 'updated_at', 'createdAt', 'updatedAt', 'p
 export const shown = (data: Record<string, unknown> | null): Record<string, unknown> | null =>
   data ? Object.fromEntries(Object.entries(data).filter(([key]) => !HIDDEN.has(key))) : null;
 
+/** The activity log is the Admins' (403 before the filters are looked at, as before). */
+const adminOnly = async (request: FastifyRequest) => {
+  const me = signedIn(request);
+  if (me.role !== 'Admin') throw new HttpError(403, `Your role (${me.role}) cannot see the activity log.`);
+};
+
+/** The dashboard's ten entries: the log's default filters with a limit of 10. */
+const RECENT = logsQuery.parse({ limit: 10 });
+
 export async function registerLogRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const entries = (filters: z.infer<typeof logsQuery>) => {
     let q = deps.readDb.selectFrom('activity_log as l');
     if (filters.userId) q = q.where('l.user_id', '=', filters.userId);
@@ -64,25 +75,45 @@ export async function registerLogRoutes(app: FastifyInstance, deps: QueryDeps): 
     }));
   };
 
-  app.get('/api/logs', async (request) => {
-    const me = signedIn(request);
-    if (me.role !== 'Admin') throw new HttpError(403, `Your role (${me.role}) cannot see the activity log.`);
-    const filters = logsQuery.parse(request.query);
-    await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-    const total = Number(
-      (
-        await entries(filters)
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-    return { data: await rows(filters), totalItems: total };
-  });
+  api.get(
+    '/api/logs',
+    {
+      preValidation: adminOnly,
+      schema: {
+        summary: 'The activity log, a page (Admin)',
+        tags: ['logs'],
+        querystring: logsQuery,
+        response: { 200: activityPage },
+      },
+    },
+    async (request) => {
+      const filters = request.query;
+      await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
+      const total = Number(
+        (
+          await entries(filters)
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      return { data: await rows(filters), totalItems: total };
+    },
+  );
 
   /** The dashboard's Recent Activity: the last ten entries, for anyone signed in. */
-  app.get('/api/logs/recent', async (request) => {
-    signedIn(request);
-    await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-    return rows(logsQuery.parse({ limit: 10 }));
-  });
+  api.get(
+    '/api/logs/recent',
+    {
+      schema: {
+        summary: 'The last ten activity log entries',
+        tags: ['logs'],
+        response: { 200: z.array(activityRow) },
+      },
+    },
+    async (request) => {
+      signedIn(request);
+      await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
+      return rows(RECENT);
+    },
+  );
 }

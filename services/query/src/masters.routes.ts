@@ -1,5 +1,6 @@
-import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
-import { HttpError, signedIn } from '@bahi/server-kit';
+import { cityPage, customFieldList, partyPage, productPage, userPage, userView } from '@bahi/contracts';
+import { waitForProjections } from '@bahi/read-db';
+import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
@@ -18,6 +19,11 @@ export const listQuery = z.object({
   search: queryText('search', 200),
   city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
 });
+
+type ListQuery = z.infer<typeof listQuery>;
+
+/** A party list also takes `asOf`: balances as the books stood on a business date. */
+const partyListQuery = listQuery.extend({ asOf: day('asOf') });
 
 const PARTY_KINDS = {
   funders: 'Funder',
@@ -39,31 +45,36 @@ export async function readAfterClientPosition(
   if (typeof header !== 'string' || !/^\d{1,19}$/.test(header)) return;
   const head = await deps.eventStore.headPosition();
   const target = BigInt(header) < head ? BigInt(header) : head;
-  try {
-    await waitForProjections(deps.readDb, projections, target, 2000);
-  } catch (error) {
-    if (error instanceof ProjectionBehindError)
-      throw new HttpError(503, `${error.message} Please try again in a moment.`);
-    throw error;
-  }
+  // Not there in time: a ProjectionBehindError, which the error handler answers with a 503.
+  await waitForProjections(deps.readDb, projections, target, 2000);
 }
 
 export async function registerMasterListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
-  app.get('/api/auth/profile', async (request) => {
-    const me = signedIn(request);
-    await readAfterClientPosition(deps, request, ['masters']);
-    const row = await deps.readDb
-      .selectFrom('users')
-      .select(['id', 'name', 'email', 'phone', 'role', 'is_active'])
-      .where('id', '=', me.id)
-      .executeTakeFirst();
-    return row ?? { id: me.id, name: me.name, email: me.email, phone: null, role: me.role, is_active: true };
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/api/auth/profile',
+    { schema: { summary: 'The signed-in user', tags: ['auth'], response: { 200: userView } } },
+    async (request) => {
+      const me = signedIn(request);
+      await readAfterClientPosition(deps, request, ['masters']);
+      const row = await deps.readDb
+        .selectFrom('users')
+        .select(['id', 'name', 'email', 'phone', 'role', 'is_active'])
+        .where('id', '=', me.id)
+        .executeTakeFirst();
+      return (
+        row ?? { id: me.id, name: me.name, email: me.email, phone: null, role: me.role, is_active: true }
+      );
+    },
+  );
 
-  app.get<{ Params: { kind: string } }>('/api/masters/:kind', async (request) => {
+  /** One master list; a kind that is no list is a 404 once the filters are valid. */
+  const list = async (
+    kind: string,
+    request: FastifyRequest,
+    q: ListQuery & { asOf?: string | undefined },
+  ) => {
     const me = signedIn(request);
-    const { kind } = request.params;
-    const q = listQuery.parse(request.query);
     await readAfterClientPosition(deps, request, ['masters', 'journal', 'custom_field_definitions']);
     const page = <T>(rows: T[], total: number) => ({ data: rows, totalItems: total });
     const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;
@@ -121,9 +132,38 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
       : undefined;
     if (!partyKind) throw new HttpError(404, `There is no master list called "${kind}".`);
     // Balances as the books stood on a business date (the master screens' 'as of' control).
-    const { asOf } = z.object({ asOf: day('asOf') }).parse(request.query);
-    return listParties(deps, partyKind, q, { asOf });
-  });
+    return listParties(deps, partyKind, q, { asOf: q.asOf });
+  };
+
+  const tags = ['masters'];
+  const lists = [
+    ['cities', 'Cities, a page', cityPage, listQuery],
+    ['products', 'Products, a page', productPage, listQuery],
+    ['users', 'Users, a page (Admin)', userPage, listQuery],
+    ['custom-fields', 'Custom field definitions', customFieldList, listQuery],
+    ...Object.keys(PARTY_KINDS).map(
+      (kind) =>
+        [
+          kind,
+          `${kind[0]!.toUpperCase()}${kind.slice(1)} with their balances, a page`,
+          partyPage,
+          partyListQuery,
+        ] as const,
+    ),
+  ] as const;
+  for (const [kind, summary, answer, querystring] of lists) {
+    api.get(
+      `/api/masters/${kind}`,
+      { schema: { summary, tags, querystring, response: { 200: answer } } },
+      async (request) => list(kind, request, request.query) as never,
+    );
+  }
+  // Any other kind: there is no such master list (hidden from openapi.json: it only refuses).
+  api.get(
+    '/api/masters/:kind',
+    { schema: { hide: true, params: z.object({ kind: z.string() }), querystring: listQuery, response: {} } },
+    async (request) => list(request.params.kind, request, request.query),
+  );
 }
 
 export type PartyKind = (typeof PARTY_KINDS)[keyof typeof PARTY_KINDS];

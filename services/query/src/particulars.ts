@@ -1,4 +1,5 @@
 import { MONTH_NAMES } from '@bahi/contracts';
+import { format, parseDecimal, QUANTITY_SCALE } from '@bahi/domain';
 import { sql } from 'kysely';
 import type { QueryDeps } from './routes.ts';
 
@@ -56,14 +57,11 @@ const CHUNK = 2000;
 
 /** A quantity at 4 places ('120.0000'), exactly (half away from zero past the 4th place). */
 export function quantityText(value: string): string {
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
-  if (!m) return value;
-  const fraction = m[3] ?? '';
-  let units = BigInt(`${m[2]}${fraction.slice(0, 4).padEnd(4, '0')}`);
-  if (fraction.length > 4 && Number(fraction[4]) >= 5) units += 1n;
-  const digits = units.toString().padStart(5, '0');
-  const negative = m[1] === '-' && units !== 0n;
-  return `${negative ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+  try {
+    return format(parseDecimal(value), QUANTITY_SCALE);
+  } catch {
+    return value;
+  }
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

@@ -1,6 +1,8 @@
-import { HttpError, signedIn } from '@bahi/server-kit';
+import { recordHistoryAnswer } from '@bahi/contracts';
+import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts';
 import { shown } from './logs.routes.ts';
 import { readAfterClientPosition } from './masters.routes.ts';
@@ -145,19 +147,41 @@ async function recordHistory(deps: QueryDeps, type: RecordType, id: string, rows
   return answer;
 }
 
+/** `:type/:id` of a record: an unknown type, or an id that is no id, is a 404. */
+const recordParams = z
+  .object({
+    type: z.string().describe(`One of ${RECORD_TYPES.join(', ')}`),
+    id: z.string().describe("The record's id (a UUID)"),
+  })
+  .transform(({ type, id }) => {
+    if (!isRecordType(type))
+      throw new HttpError(404, `Records are looked up by type: one of ${RECORD_TYPES.join(', ')}.`);
+    if (!UUID.test(id)) throw new HttpError(404, `${type} not found.`);
+    return { type, id };
+  });
+
 export async function registerRecordRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   /**
    * A record a report line leads to (the line's `record`): its latest data, whether it was
    * deleted, its whole history from the activity log, and names for the ids in them.
    */
-  app.get<{ Params: { type: string; id: string } }>('/api/reports/records/:type/:id', async (request) => {
-    signedIn(request);
-    const { type, id } = request.params;
-    if (!isRecordType(type))
-      throw new HttpError(404, `Records are looked up by type: one of ${RECORD_TYPES.join(', ')}.`);
-    if (!UUID.test(id)) throw new HttpError(404, `${type} not found.`);
-    await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-    const lower = id.toLowerCase();
-    return recordHistory(deps, type, lower, await entriesOf(deps, type, lower));
-  });
+  api.get(
+    '/api/reports/records/:type/:id',
+    {
+      schema: {
+        summary: 'A record a report line leads to, with its history',
+        tags: ['reports'],
+        params: recordParams,
+        response: { 200: recordHistoryAnswer },
+      },
+    },
+    async (request) => {
+      signedIn(request);
+      const { type, id } = request.params;
+      await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
+      const lower = id.toLowerCase();
+      return recordHistory(deps, type, lower, await entriesOf(deps, type, lower));
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStorableText } from '@bahi/contracts';
+import { isStorableText, reportPending, whatsappOutbox } from '@bahi/contracts';
 import {
   FORMATS,
   parseRecipient,
@@ -13,8 +13,8 @@ import {
   SENDS_STREAM,
   type SendRecord,
   type StoredFile,
-} from '@bahi/reports-worker';
-import { HttpError, type SignedInUser, signedIn } from '@bahi/server-kit';
+} from '@bahi/report-jobs';
+import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './routes.ts';
@@ -54,6 +54,10 @@ const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' }
  */
 /** How large a WhatsApp request's report filters may be (JSON, bytes). */
 export const MAX_WHATSAPP_DATA_BYTES = 20_000;
+
+/** What a user hears when no reports worker is running (nothing is queued for later). */
+export const NO_WORKER =
+  'The reports worker is not running, so nothing was queued. Please try again in a few minutes, or tell your administrator.';
 
 function textParams(query: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -104,6 +108,38 @@ class Passed extends Error {
     super('passed on');
   }
 }
+
+/** A report file: PDF or XLSX. */
+const REPORT_FILE = {
+  description: 'The file',
+  content: {
+    'application/pdf': { schema: z.string().meta({ format: 'binary' }) },
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+      schema: z.string().meta({ format: 'binary' }),
+    },
+  },
+};
+const formatText = z.string().describe('pdf or xlsx');
+const ledgerFileParams = z.object({ type: z.string(), id: z.string(), format: formatText });
+/** A report download: the filters are the report's own query parameters, passed on as they are. */
+const downloadSchema = <P extends z.ZodType>(summary: string, params: P) => ({
+  summary,
+  tags: ['reports'],
+  params,
+  querystring: z.record(z.string(), z.unknown()).describe("The report's own filters"),
+  response: { 200: REPORT_FILE, 202: reportPending },
+});
+const fileSchema = {
+  summary: 'A finished report file, by the link its notification gives',
+  tags: ['reports'],
+  params: z.object({ jobId: z.string() }),
+  response: { 200: REPORT_FILE },
+};
+const outboxSchema = {
+  summary: 'The WhatsApp outbox and send history (Admin)',
+  tags: ['reports'],
+  response: { 200: whatsappOutbox },
+};
 
 export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
   const waitMs = deps.reportWaitMs ?? 20_000;
@@ -227,6 +263,8 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       ),
     );
     if (outcome.kind === 'file') return sendFile(reply, outcome.file);
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to download ${fmt} report. ${NO_WORKER}`);
     if (outcome.kind === 'failed')
       throw new HttpError(503, `Failed to download ${fmt} report. ${outcome.reason}`);
     return reply.code(202).send({
@@ -238,16 +276,20 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
 
   // No automatic HEAD: a HEAD would run the whole job to send no body.
   const noHead = { exposeHeadRoute: false };
+  const api = app.withTypeProvider<ZodTypeProvider>();
   for (const report of Object.keys(JSON_ROUTES) as Array<keyof typeof JSON_ROUTES>) {
-    app.get<{ Params: { format: string } }>(
+    api.get(
       `/api/reports/${report}/download/:format`,
-      noHead,
+      {
+        ...noHead,
+        schema: downloadSchema(`The ${report} report as a file`, z.object({ format: formatText })),
+      },
       (request, reply) => download(request, reply, report, request.params.format),
     );
   }
-  app.get<{ Params: { type: string; id: string; format: string } }>(
+  api.get(
     '/api/reports/ledger/:type/:id/download/:format',
-    noHead,
+    { ...noHead, schema: downloadSchema("A party's ledger as a file", ledgerFileParams) },
     (request, reply) =>
       download(request, reply, 'ledger', request.params.format, {
         type: request.params.type,
@@ -256,7 +298,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   );
 
   /** A finished file by its link (the notification's): the person who asked for it, or an Admin. */
-  app.get<{ Params: { jobId: string } }>('/api/reports/files/:jobId', async (request, reply) => {
+  api.get('/api/reports/files/:jobId', { schema: fileSchema }, async (request, reply) => {
     const me = signedIn(request);
     const reports = need();
     const id = request.params.jobId;
@@ -274,9 +316,20 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   });
 
   /** POST /api/reports/whatsapp {recipientNumber, reportName, data} -> {message}. */
-  app.post('/api/reports/whatsapp', async (request, reply) => {
+  const whatsappSchema = {
+    summary: 'Send a report as a file over WhatsApp',
+    tags: ['reports'],
+    body: whatsappBody.prefault({} as never),
+    response: {
+      200: z.object({ message: z.string(), jobId: z.string() }),
+      202: reportPending,
+      502: z.object({ message: z.string() }),
+    },
+  };
+
+  api.post('/api/reports/whatsapp', { schema: whatsappSchema }, async (request, reply) => {
     const me = signedIn(request);
-    const body = whatsappBody.parse(request.body ?? {});
+    const body = request.body;
     // The filters end up in an event (ReportSendRecorded): bounded, as every stored text is.
     if (Buffer.byteLength(JSON.stringify(body.data)) > MAX_WHATSAPP_DATA_BYTES)
       throw new HttpError(
@@ -325,6 +378,8 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         waitMs,
       ),
     );
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
     if (outcome.kind === 'failed')
       return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
     if (outcome.kind === 'pending')
@@ -348,7 +403,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
    * send an Admin marked sent by hand, POST /api/reports/whatsapp/outbox/{jobId}/sent on the
    * command side, keeps its place and shows status `sent`).
    */
-  app.get('/api/reports/whatsapp/outbox', async (request) => {
+  api.get('/api/reports/whatsapp/outbox', { schema: outboxSchema }, async (request) => {
     const me = signedIn(request);
     if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can see the WhatsApp outbox.');
     const events = await deps.eventStore.readStream(SENDS_STREAM);

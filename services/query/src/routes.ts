@@ -1,6 +1,7 @@
+import { licenseStatus } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
-import { type LicenseService, signedIn } from '@bahi/server-kit';
+import { type LicenseService, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { registerCashListRoutes } from './cash.routes.ts';
 import { registerEventStream, type StreamAuth } from './events.routes.ts';
@@ -26,10 +27,21 @@ export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
  * the standalone process. Lists and reports arrive with the read-side issue.
  */
 export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsWithStream): Promise<void> {
-  app.get('/api/auth/license-status', async (request) => {
-    signedIn(request);
-    return deps.license.current();
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/api/auth/license-status',
+    {
+      schema: {
+        summary: 'Whether the installed license is valid',
+        tags: ['auth'],
+        response: { 200: licenseStatus },
+      },
+    },
+    async (request) => {
+      signedIn(request);
+      return deps.license.current();
+    },
+  );
   await registerMasterListRoutes(app, deps);
   await registerReportRoutes(app, deps);
   await registerRecordRoutes(app, deps);

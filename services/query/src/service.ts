@@ -1,7 +1,9 @@
-import { connectReports } from '@bahi/reports-worker';
+import { connectReports } from '@bahi/report-jobs';
 import {
   createTokenService,
+  followLicense,
   licenseFromConfig,
+  ReadinessProblem,
   type Running,
   registerAuthentication,
   registerLicenseGate,
@@ -35,12 +37,42 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
         ? connectReports(config.REDIS_URL, { failFast: true, prefix: config.BAHI_QUEUE_PREFIX })
         : undefined;
       await registerQueryRoutes(app, { ...storage, license, tokens, loadUser, reports });
-      return reports
-        ? {
-            checks: [{ name: 'redis', check: async () => void (await reports.redis.ping()) }],
-            stop: () => reports.close(),
-          }
-        : undefined;
+      // A Retry License Check answered by a command copy reaches this process through the log.
+      const follow = await followLicense(storage.eventStore, license, {
+        onError: (error) => app.log.warn({ err: error }, 'license follow: reading the log failed'),
+      });
+      return {
+        checks: reports
+          ? [
+              { name: 'redis', check: async () => void (await reports.redis.ping()) },
+              {
+                // Reads go on without a worker; report files and WhatsApp sends answer 503 at once.
+                name: 'reportsWorker',
+                optional: true,
+                check: async () => {
+                  if ((await reports.queue.workers()) === 0)
+                    throw new ReadinessProblem(
+                      'no reports worker is running: report files and WhatsApp sends are refused',
+                    );
+                },
+              },
+            ]
+          : [
+              {
+                name: 'reportsWorker',
+                optional: true,
+                check: async () => {
+                  throw new ReadinessProblem(
+                    'no report queue is configured: report files and WhatsApp sends are refused',
+                  );
+                },
+              },
+            ],
+        stop: async () => {
+          follow.stop();
+          await reports?.close();
+        },
+      };
     },
   });
 }

@@ -1,5 +1,6 @@
+import { purchasePage, salePage } from '@bahi/contracts';
 import type { Database } from '@bahi/read-db';
-import { signedIn } from '@bahi/server-kit';
+import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
@@ -65,6 +66,7 @@ const masterNamesOf = (deps: QueryDeps) =>
   namesAtVersion(deps, MASTERS, sql`SELECT id, name FROM parties UNION ALL SELECT id, name FROM products`);
 
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const counts = new VersionedCache<number>();
   const fieldValues = customFieldValues(deps);
   const masterNames = masterNamesOf(deps);
@@ -92,130 +94,152 @@ export async function registerTransactionListRoutes(app: FastifyInstance, deps: 
           },
         );
 
-  app.get('/api/transactions/purchases', async (request) => {
-    signedIn(request);
-    const q = transactionQuery.parse(request.query);
-    await readAfterClientPosition(deps, request, [
-      'purchases_and_sales',
-      'masters',
-      'custom_field_definitions',
-    ]);
-    let base = deps.readDb.selectFrom('purchases as t').where('t.deleted', '=', false);
-    if (q.city_id) base = base.where('t.city_id', '=', q.city_id);
-    if (q.startDate) base = base.where('t.purchase_date', '>=', q.startDate);
-    if (q.endDate) base = base.where('t.purchase_date', '<=', q.endDate);
-    let rows = base
-      .select([
-        't.id',
-        't.type',
-        't.city_id',
-        't.funder_id',
-        't.product_id',
-        't.godown_id',
-        't.collector_id',
-        't.agent_id',
-        't.custom_fields',
-        sql<string>`t.purchase_date::text`.as('purchase_date'),
-        sql<string>`t.rate::text`.as('rate'),
-        sql<string>`t.quantity::text`.as('quantity'),
-        sql<string>`t.returned_quantity::text`.as('returned_quantity'),
-        sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
-        sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
-        sql<string>`t.paid_amount::text`.as('paid_amount'),
-        sql<string>`t.commission::text`.as('commission'),
-        VersionedCache.version(PROJECTION).as('read_version'),
-        VersionedCache.version(FIELDS).as('fields_version'),
-        VersionedCache.version(MASTERS).as('masters_version'),
-      ])
-      .orderBy('t.purchase_date', 'desc')
-      .orderBy('t.created_at', 'desc');
-    if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
-    const found = await rows.execute();
-    const total = await countOf(q, 'purchases', found, base);
-    const values = await fieldValues(found[0]?.fields_version);
-    const names = await masterNames(found[0]?.masters_version);
-    const named = (id: string | null) => (id ? { id, name: names.get(id) ?? null } : null);
-    const data = found.map((r) => ({
-      id: r.id,
-      type: r.type,
-      purchase_date: r.purchase_date,
-      city_id: r.city_id,
-      funder_id: r.funder_id,
-      funder: named(r.funder_id),
-      product_id: r.product_id,
-      product: named(r.product_id),
-      godown_id: r.godown_id,
-      godown: named(r.godown_id),
-      collector_id: r.collector_id,
-      collector: named(r.collector_id),
-      agent_id: r.agent_id,
-      agent: named(r.agent_id),
-      rate: r.rate,
-      quantity: r.quantity,
-      returned_quantity: r.returned_quantity,
-      remaining: r.remaining,
-      total: r.total,
-      paid_amount: r.paid_amount,
-      commission: r.commission,
-      customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
-    }));
-    return { data, totalItems: total };
-  });
+  api.get(
+    '/api/transactions/purchases',
+    {
+      schema: {
+        summary: 'Purchases, a page',
+        tags: ['transactions'],
+        querystring: transactionQuery,
+        response: { 200: purchasePage },
+      },
+    },
+    async (request) => {
+      signedIn(request);
+      const q = request.query;
+      await readAfterClientPosition(deps, request, [
+        'purchases_and_sales',
+        'masters',
+        'custom_field_definitions',
+      ]);
+      let base = deps.readDb.selectFrom('purchases as t').where('t.deleted', '=', false);
+      if (q.city_id) base = base.where('t.city_id', '=', q.city_id);
+      if (q.startDate) base = base.where('t.purchase_date', '>=', q.startDate);
+      if (q.endDate) base = base.where('t.purchase_date', '<=', q.endDate);
+      let rows = base
+        .select([
+          't.id',
+          't.type',
+          't.city_id',
+          't.funder_id',
+          't.product_id',
+          't.godown_id',
+          't.collector_id',
+          't.agent_id',
+          't.custom_fields',
+          sql<string>`t.purchase_date::text`.as('purchase_date'),
+          sql<string>`t.rate::text`.as('rate'),
+          sql<string>`t.quantity::text`.as('quantity'),
+          sql<string>`t.returned_quantity::text`.as('returned_quantity'),
+          sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
+          sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
+          sql<string>`t.paid_amount::text`.as('paid_amount'),
+          sql<string>`t.commission::text`.as('commission'),
+          VersionedCache.version(PROJECTION).as('read_version'),
+          VersionedCache.version(FIELDS).as('fields_version'),
+          VersionedCache.version(MASTERS).as('masters_version'),
+        ])
+        .orderBy('t.purchase_date', 'desc')
+        .orderBy('t.created_at', 'desc');
+      if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
+      const found = await rows.execute();
+      const total = await countOf(q, 'purchases', found, base);
+      const values = await fieldValues(found[0]?.fields_version);
+      const names = await masterNames(found[0]?.masters_version);
+      const named = (id: string | null) => (id ? { id, name: names.get(id) ?? null } : null);
+      const data = found.map((r) => ({
+        id: r.id,
+        type: r.type,
+        purchase_date: r.purchase_date,
+        city_id: r.city_id,
+        funder_id: r.funder_id,
+        funder: named(r.funder_id),
+        product_id: r.product_id,
+        product: named(r.product_id),
+        godown_id: r.godown_id,
+        godown: named(r.godown_id),
+        collector_id: r.collector_id,
+        collector: named(r.collector_id),
+        agent_id: r.agent_id,
+        agent: named(r.agent_id),
+        rate: r.rate,
+        quantity: r.quantity,
+        returned_quantity: r.returned_quantity,
+        remaining: r.remaining,
+        total: r.total,
+        paid_amount: r.paid_amount,
+        commission: r.commission,
+        customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+      }));
+      return { data, totalItems: total };
+    },
+  );
 
-  app.get('/api/transactions/sales', async (request) => {
-    signedIn(request);
-    const q = transactionQuery.parse(request.query);
-    await readAfterClientPosition(deps, request, [
-      'purchases_and_sales',
-      'masters',
-      'custom_field_definitions',
-    ]);
-    let base = deps.readDb.selectFrom('sales as t').where('t.deleted', '=', false);
-    if (q.city_id) base = base.where('t.agent_city_id', '=', q.city_id);
-    if (q.startDate) base = base.where('t.sale_date', '>=', q.startDate);
-    if (q.endDate) base = base.where('t.sale_date', '<=', q.endDate);
-    let rows = base
-      .select([
-        't.id',
-        't.agent_id',
-        't.product_id',
-        't.godown_id',
-        't.custom_fields',
-        sql<string>`t.sale_date::text`.as('sale_date'),
-        sql<string>`t.rate::text`.as('rate'),
-        sql<string>`t.quantity::text`.as('quantity'),
-        sql<string>`t.returned_quantity::text`.as('returned_quantity'),
-        sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
-        sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
-        sql<string>`t.clearing_charge::text`.as('clearing_charge'),
-        VersionedCache.version(PROJECTION).as('read_version'),
-        VersionedCache.version(FIELDS).as('fields_version'),
-        VersionedCache.version(MASTERS).as('masters_version'),
-      ])
-      .orderBy('t.sale_date', 'desc')
-      .orderBy('t.created_at', 'desc');
-    if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
-    const found = await rows.execute();
-    const total = await countOf(q, 'sales', found, base);
-    const values = await fieldValues(found[0]?.fields_version);
-    const names = await masterNames(found[0]?.masters_version);
-    const data = found.map((r) => ({
-      id: r.id,
-      sale_date: r.sale_date,
-      agent_id: r.agent_id,
-      agent: { id: r.agent_id, name: names.get(r.agent_id) ?? null },
-      product_id: r.product_id,
-      product: { id: r.product_id, name: names.get(r.product_id) ?? null },
-      godown_id: r.godown_id,
-      godown: { id: r.godown_id, name: names.get(r.godown_id) ?? null },
-      rate: r.rate,
-      quantity: r.quantity,
-      returned_quantity: r.returned_quantity,
-      remaining: r.remaining,
-      total: r.total,
-      clearing_charge: r.clearing_charge,
-      customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
-    }));
-    return { data, totalItems: total };
-  });
+  api.get(
+    '/api/transactions/sales',
+    {
+      schema: {
+        summary: 'Sales, a page',
+        tags: ['transactions'],
+        querystring: transactionQuery,
+        response: { 200: salePage },
+      },
+    },
+    async (request) => {
+      signedIn(request);
+      const q = request.query;
+      await readAfterClientPosition(deps, request, [
+        'purchases_and_sales',
+        'masters',
+        'custom_field_definitions',
+      ]);
+      let base = deps.readDb.selectFrom('sales as t').where('t.deleted', '=', false);
+      if (q.city_id) base = base.where('t.agent_city_id', '=', q.city_id);
+      if (q.startDate) base = base.where('t.sale_date', '>=', q.startDate);
+      if (q.endDate) base = base.where('t.sale_date', '<=', q.endDate);
+      let rows = base
+        .select([
+          't.id',
+          't.agent_id',
+          't.product_id',
+          't.godown_id',
+          't.custom_fields',
+          sql<string>`t.sale_date::text`.as('sale_date'),
+          sql<string>`t.rate::text`.as('rate'),
+          sql<string>`t.quantity::text`.as('quantity'),
+          sql<string>`t.returned_quantity::text`.as('returned_quantity'),
+          sql<string>`(t.quantity - t.returned_quantity)::numeric(20, 4)::text`.as('remaining'),
+          sql<string>`round(t.rate * t.quantity, 2)::text`.as('total'),
+          sql<string>`t.clearing_charge::text`.as('clearing_charge'),
+          VersionedCache.version(PROJECTION).as('read_version'),
+          VersionedCache.version(FIELDS).as('fields_version'),
+          VersionedCache.version(MASTERS).as('masters_version'),
+        ])
+        .orderBy('t.sale_date', 'desc')
+        .orderBy('t.created_at', 'desc');
+      if (q.limit !== -1) rows = rows.limit(q.limit).offset((q.page - 1) * q.limit);
+      const found = await rows.execute();
+      const total = await countOf(q, 'sales', found, base);
+      const values = await fieldValues(found[0]?.fields_version);
+      const names = await masterNames(found[0]?.masters_version);
+      const data = found.map((r) => ({
+        id: r.id,
+        sale_date: r.sale_date,
+        agent_id: r.agent_id,
+        agent: { id: r.agent_id, name: names.get(r.agent_id) ?? null },
+        product_id: r.product_id,
+        product: { id: r.product_id, name: names.get(r.product_id) ?? null },
+        godown_id: r.godown_id,
+        godown: { id: r.godown_id, name: names.get(r.godown_id) ?? null },
+        rate: r.rate,
+        quantity: r.quantity,
+        returned_quantity: r.returned_quantity,
+        remaining: r.remaining,
+        total: r.total,
+        clearing_charge: r.clearing_charge,
+        customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+      }));
+      return { data, totalItems: total };
+    },
+  );
 }

@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import type { RenderJob } from '@bahi/report-jobs';
+import { connectReports } from '@bahi/report-jobs';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RenderJob } from './jobs.ts';
-import { connectReports } from './reports.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const script = fileURLToPath(new URL('./testing/crash-worker.ts', import.meta.url));

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { REPORT_SENDS_STREAM } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
-import type { Requester } from './jobs.ts';
+import { type Requester, SENDS_STREAM, type SendRecord } from '@bahi/report-jobs';
+
+export { SENDS_STREAM, type SendRecord };
 
 /** A uuid derived from a name: the same notice or record appended twice is stored once. */
 export function nameUuid(name: string): string {
@@ -18,26 +19,6 @@ export interface Notice {
   message: string;
   link: string | null;
 }
-
-export interface SendRecord {
-  job_id: string;
-  report: string;
-  params: Record<string, string>;
-  recipient: string;
-  transport: 'cloud-api' | 'outbox';
-  /** `sent`: an Admin marked an outbox send as sent by hand (the command side records it). */
-  status: 'accepted' | 'outbox' | 'failed' | 'sent';
-  message_id: string | null;
-  error: string | null;
-  file_name: string;
-  sha256: string;
-  bytes: number;
-  read_position: string;
-  read_at: string;
-  requested_by: string;
-}
-
-export const SENDS_STREAM = REPORT_SENDS_STREAM;
 
 /** The worker's side effects, as events in the log (the notification projection and live stream follow). */
 export interface Effects {

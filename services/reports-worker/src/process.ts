@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DAY_SECONDS,
+  type FileStore,
+  type JobContext,
+  PermanentJobError,
+  type ReportJob,
+  type StoredFile,
+} from '@bahi/report-jobs';
 import type { Effects } from './effects.ts';
-import type { JobContext, ReportJob } from './jobs.ts';
 import { toDocument } from './render/document.ts';
 import { renderPdf } from './render/pdf.ts';
 import { renderXlsx } from './render/xlsx.ts';
-import { DAY_SECONDS, type FileStore, type StoredFile } from './store.ts';
 import { PermanentSendError, type WhatsAppTransport } from './whatsapp.ts';
 
 export interface ProcessorDeps {
@@ -17,9 +23,6 @@ export interface ProcessorDeps {
   pauseMs?: number;
   onProgress?(stage: string): Promise<void>;
 }
-
-/** A job that must not be retried (bad data, a permanent WhatsApp refusal). */
-export class PermanentJobError extends Error {}
 
 const CONTENT_TYPES = {
   pdf: 'application/pdf',
@@ -182,3 +185,5 @@ const REPORT_TITLES: Record<string, string> = {
   'salary-report': 'salary payments report',
 };
 export const reportTitle = (report: string): string => REPORT_TITLES[report] ?? 'report';
+
+export { PermanentJobError };

@@ -1,8 +1,8 @@
+import type { JobContext, RenderJob } from '@bahi/report-jobs';
+import { inProcessReports, runJob } from '@bahi/report-jobs';
 import { describe, expect, it } from 'vitest';
 import { memoryEffects } from './effects.ts';
-import type { JobContext, RenderJob } from './jobs.ts';
 import { processReportJob } from './process.ts';
-import { inProcessReports, runJob } from './reports.ts';
 import { outboxTransport } from './whatsapp.ts';
 
 const job: RenderJob = {

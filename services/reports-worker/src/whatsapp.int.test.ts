@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WhatsAppJob } from '@bahi/report-jobs';
+import { inProcessReports } from '@bahi/report-jobs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryEffects } from './effects.ts';
-import type { WhatsAppJob } from './jobs.ts';
 import { processReportJob } from './process.ts';
-import { inProcessReports } from './reports.ts';
 import { cloudApiTransport, parseRecipient } from './whatsapp.ts';
 
 interface Seen {

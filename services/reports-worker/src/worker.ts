@@ -1,9 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@bahi/event-store';
+import {
+  connectReports,
+  type InProcessReports,
+  type QueueNames,
+  WORKER_BEAT_MS,
+  workerPresence,
+} from '@bahi/report-jobs';
 import type { Worker } from 'bullmq';
+import { bullWorker } from './bull-worker.ts';
 import { type Effects, eventStoreEffects, memoryEffects } from './effects.ts';
 import { type ProcessorDeps, processReportJob } from './process.ts';
-import { bullWorker, type QueueNames } from './queues.ts';
-import { connectReports, type InProcessReports } from './reports.ts';
 import { transportFromEnv, type WhatsAppTransport } from './whatsapp.ts';
 
 export interface ReportsWorker {
@@ -66,14 +73,23 @@ export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker
     { ...options, ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}) },
   );
   worker.on('error', () => {}); // connection trouble: BullMQ reconnects; readiness reports it
+  // Present while running: the query side tells a user at once when no worker would take a job.
+  const presence = workerPresence(reports.redis, options);
+  const id = randomUUID();
+  const beat = () => presence.beat(id).catch(() => {}); // Redis away: readiness says so
+  void beat();
+  const beating = setInterval(beat, WORKER_BEAT_MS);
+  beating.unref();
   return {
     async ping() {
       const answer = await reports.redis.ping();
       if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
     },
     async stop() {
+      clearInterval(beating);
       await worker?.close();
       worker = undefined;
+      await presence.leave(id).catch(() => {});
       await reports.close();
     },
   };

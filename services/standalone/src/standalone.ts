@@ -12,9 +12,10 @@ import {
 } from '@bahi/command';
 import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
-import { startProjector } from '@bahi/projector';
+import { startProjector } from '@bahi/projections';
 import { registerQueryRoutes } from '@bahi/query';
-import { inProcessReports, startReportsWorker } from '@bahi/reports-worker';
+import { inProcessReports } from '@bahi/report-jobs';
+import { startReportsWorker } from '@bahi/reports-worker';
 import {
   createHttpApp,
   licenseFromConfig,
@@ -41,7 +42,8 @@ export interface Standalone extends Running {
   /** Its read models (tests damage a live row to see a rebuild find and repair it). */
   readDb: Storage['readDb'];
   /** Every method and path it answers (tests walk them all). */
-  routes: readonly { method: string; url: string }[];
+  /** Every route registered, with its schema (issue #19: the contract test checks each has one). */
+  routes: readonly { method: string; url: string; schema?: unknown }[];
   config: StandaloneEnv;
   license: {
     isValid: boolean;
@@ -115,13 +117,15 @@ export async function startStandalone(
     let pageFallback: ((reply: FastifyReply) => Promise<unknown>) | undefined;
     const app = createHttpApp({
       logLevel: config.LOG_LEVEL,
+      trustedProxies: config.BAHI_TRUSTED_PROXIES,
       fastify: options.logger === false ? { logger: false } : {},
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
     stops.push(() => app.close());
-    const routes: { method: string; url: string }[] = [];
+    const routes: { method: string; url: string; schema?: unknown }[] = [];
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      for (const method of [route.method].flat())
+        routes.push({ method, url: route.url, schema: route.schema });
     });
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));

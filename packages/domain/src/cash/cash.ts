@@ -1,5 +1,6 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
 import { account, INR, PostingBook, reversed } from '../accounting/postings.ts';
+import type { Decider } from '../decider.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -284,3 +285,31 @@ export function decideCashEntry(
     } as DomainEvent,
   ];
 }
+
+/** A payment's own stream (`payment-<id>`): recorded once. */
+export const paymentDecider: Decider<Parameters<typeof decidePayment>[0], OnceState> = {
+  initialState: initialOnce,
+  evolve: evolveOnce,
+  decide: decidePayment,
+};
+
+/** A transfer's own stream (`transfer-<id>`): recorded once. */
+export const transferDecider: Decider<Parameters<typeof decideTransfer>[0], OnceState> = {
+  initialState: initialOnce,
+  evolve: evolveOnce,
+  decide: decideTransfer,
+};
+
+/** A collector's salary month (`salary-<collector>-<year>-<month>`): paid at most the month's salary. */
+export const salaryMonthDecider: Decider<Parameters<typeof decideSalaryPayment>[0], SalaryMonthState> = {
+  initialState: initialSalaryMonth,
+  evolve: evolveSalaryMonth,
+  decide: decideSalaryPayment,
+};
+
+/** An expense's or an income's own stream: recorded, edited, deleted. */
+export const cashEntryDecider = (kind: CashEntryKind): Decider<CashEntryCommand, CashEntryState> => ({
+  initialState: initialCashEntry,
+  evolve: (state, event) => evolveCashEntry(kind, state, event),
+  decide: (command, state) => decideCashEntry(kind, command, state),
+});

@@ -233,7 +233,7 @@ describe('expenses and incomes', () => {
     amount,
     remarks: null,
     expense_date: '2026-11-05',
-    paid_from_entity_type: 'Collector',
+    paid_from_entity_type: 'Collector' as const,
     paid_from_entity_id: K!,
   });
   const recorded = decideCashEntry(

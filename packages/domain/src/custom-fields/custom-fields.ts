@@ -1,16 +1,9 @@
-import { parseCalendarDate } from '@bahi/contracts';
+import { type CustomFieldData, parseCalendarDate } from '@bahi/contracts';
 import { invalid } from '../errors.ts';
 
-export type CustomFieldEntity = 'Purchase' | 'Sale' | 'PurchaseReturn' | 'SaleReturn';
-
-export interface CustomFieldDefinition {
-  id: string;
-  name: string;
-  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
-  is_required: boolean;
-  options: string[] | null;
-  entity_types: string[];
-}
+/** A custom field definition as its events carry it (`CustomFieldDefinitionCreated`). */
+export type CustomFieldDefinition = CustomFieldData;
+export type CustomFieldEntity = CustomFieldData['entity_types'][number];
 
 const LABEL: Record<CustomFieldEntity, string> = {
   Purchase: 'purchases',

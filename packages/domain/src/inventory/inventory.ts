@@ -1,5 +1,6 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
 import { account, fitsReadModel, LARGEST_AMOUNT, Posted, PostingBook } from '../accounting/postings.ts';
+import type { Decider } from '../decider.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -370,313 +371,333 @@ function requirePositive(value: string, label: string): Dec {
   return parsed;
 }
 
-export function decideInventory(command: InventoryCommand, state: InventoryState): DomainEvent[] {
-  switch (command.type) {
-    case 'RecordPurchase': {
-      const p = command.purchase;
-      if (p.type !== 'Godown' || !p.godown_id)
-        throw invalid('Only a Godown-type purchase moves a godown’s stock.');
-      if (state.purchases.has(p.id)) throw conflict('This purchase is already recorded.');
-      const { book, quantity, value } = purchaseLines(p, command.city);
-      const held = stockOf(state, p.product_id);
-      requireStockFits(add(held.quantity, quantity), add(held.value, value));
-      return [
-        {
-          type: 'PurchaseRecorded',
-          data: {
-            purchase: p,
-            city_rate: command.city.rate,
-            currency: command.city.currency,
-            stock: {
-              product_id: p.product_id,
-              quantity: toFixedString(quantity),
-              value: toFixedString(value),
-            },
-            postings: book.balanced(),
-          },
+type Of<T extends InventoryCommand['type']> = Extract<InventoryCommand, { type: T }>;
+
+/** A Godown purchase: the funder credited, the stock in, what was paid. */
+function decideRecordPurchase(command: Of<'RecordPurchase'>, state: InventoryState): DomainEvent[] {
+  const p = command.purchase;
+  if (p.type !== 'Godown' || !p.godown_id)
+    throw invalid('Only a Godown-type purchase moves a godown’s stock.');
+  if (state.purchases.has(p.id)) throw conflict('This purchase is already recorded.');
+  const { book, quantity, value } = purchaseLines(p, command.city);
+  const held = stockOf(state, p.product_id);
+  requireStockFits(add(held.quantity, quantity), add(held.value, value));
+  return [
+    {
+      type: 'PurchaseRecorded',
+      data: {
+        purchase: p,
+        city_rate: command.city.rate,
+        currency: command.city.currency,
+        stock: {
+          product_id: p.product_id,
+          quantity: toFixedString(quantity),
+          value: toFixedString(value),
         },
-      ];
-    }
-
-    case 'ReturnPurchase': {
-      const r = command.purchaseReturn;
-      const entry = state.purchases.get(r.purchase_id);
-      if (!entry) throw notFound('Purchase not found.');
-      const p = entry.data;
-      const quantity = requirePositive(r.quantity, 'Return quantity');
-      const remaining = q4(sub(d(p.quantity), entry.returned));
-      if (compare(quantity, remaining) > 0) {
-        throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
-      }
-      const stock = stockOf(state, p.product_id);
-      if (compare(quantity, stock.quantity) > 0) {
-        throw conflict(
-          `Not enough stock to return: the godown holds ${format(stock.quantity, 4)} of this product, the return needs ${format(quantity, 4)}.`,
-        );
-      }
-      // Out at the purchase's own cost, but never more than the stock is worth (its average may
-      // have drifted below); when the last units leave, all the value leaves with them. What
-      // differs from the funder's credit note goes to FX difference.
-      const ownCost = a2(mulExact(mulExact(quantity, d(p.rate)), entry.cityRate));
-      const value = compare(quantity, stock.quantity) === 0 ? stock.value : min(ownCost, stock.value);
-      const book = new PostingBook()
-        .from('quantity', 'Return quantity')
-        .post(
-          account.funder(p.funder_id),
-          entry.currency,
-          mul(quantity, d(p.rate), AMOUNT_SCALE),
-          entry.cityRate,
-        )
-        .postInr(account.stock(p.godown_id!, p.product_id), neg(value), neg(quantity));
-      return [
-        {
-          type: 'PurchaseReturned',
-          data: {
-            purchase_return: r,
-            stock: {
-              product_id: p.product_id,
-              quantity: toFixedString(neg(quantity)),
-              value: toFixedString(neg(value)),
-            },
-            postings: book.balanced(),
-          },
-        },
-      ];
-    }
-
-    case 'RecordSales': {
-      if (command.sales.length === 0) throw invalid('Please add at least one valid sale row.');
-      const productId = command.sales[0]!.sale.product_id;
-      const godownId = command.sales[0]!.sale.godown_id;
-      if (command.sales.some((s) => s.sale.product_id !== productId || s.sale.godown_id !== godownId)) {
-        throw invalid('Every row of a bulk sale is of the same product from the same godown.');
-      }
-      for (const { sale, agentCity } of command.sales) {
-        requirePositive(sale.quantity, 'Quantity');
-        requirePositive(sale.rate, 'Sale rate');
-        requirePositive(agentCity.rate, 'City rate');
-      }
-      const needed = command.sales.reduce((sum, s) => add(sum, d(s.sale.quantity)), ZERO_Q);
-      const working = { ...stockOf(state, productId) };
-      if (compare(needed, working.quantity) > 0) {
-        throw conflict(
-          `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product}; the sale needs ${format(needed, 4)}.`,
-        );
-      }
-      return command.sales.map(({ sale, agentCity }, index) => {
-        if (state.sales.has(sale.id)) throw conflict('This sale is already recorded.');
-        const quantity = d(sale.quantity);
-        const cost = averageCost(working, quantity);
-        working.quantity = q4(sub(working.quantity, quantity));
-        working.value = a2(sub(working.value, cost));
-        const book = saleLines(sale, agentCity, cost, command.sales.length === 1 ? '' : `sales.${index}.`);
-        return {
-          type: 'SaleRecorded',
-          data: {
-            sale,
-            agent_city_id: agentCity.id,
-            agent_city_rate: agentCity.rate,
-            currency: agentCity.currency,
-            cost: toFixedString(cost),
-            stock: {
-              product_id: productId,
-              quantity: toFixedString(neg(quantity)),
-              value: toFixedString(neg(cost)),
-            },
-            postings: book.balanced(),
-          },
-        } satisfies DomainEvent;
-      });
-    }
-
-    case 'ReturnSale': {
-      const r = command.saleReturn;
-      const entry = state.sales.get(r.sale_id);
-      if (!entry) throw notFound('Sale not found.');
-      const s = entry.data;
-      const quantity = requirePositive(r.quantity, 'Return quantity');
-      const remaining = q4(sub(d(s.quantity), entry.returned));
-      if (compare(quantity, remaining) > 0) {
-        throw conflict(`Only ${format(remaining, 4)} of this sale remain to be returned.`);
-      }
-      // Back in at the sale's stored cost; the last units bring back exactly what is left of it.
-      // (never below zero: an edit may have lowered the cost below what earlier returns took back)
-      const cost = max(
-        ZERO_A,
-        compare(quantity, remaining) === 0
-          ? a2(sub(entry.cost, entry.costReturned))
-          : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE),
-      );
-      const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
-      const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
-      const book = new PostingBook()
-        .from('quantity', 'Return quantity')
-        .post(account.agent(s.agent_id), entry.currency, neg(revenue), entry.agentCityRate)
-        .postInr(account.sales, revenueInr)
-        .postInr(account.stock(s.godown_id, s.product_id), cost, quantity)
-        .postInr(account.costOfSales, neg(cost));
-      return [
-        {
-          type: 'SaleReturned',
-          data: {
-            sale_return: r,
-            stock: {
-              product_id: s.product_id,
-              quantity: toFixedString(quantity),
-              value: toFixedString(cost),
-            },
-            postings: book.balanced(),
-          },
-        },
-      ];
-    }
-
-    case 'UpdatePurchase': {
-      const p = command.purchase;
-      const entry = state.purchases.get(p.id);
-      if (!entry) throw notFound('Purchase not found.');
-      if (p.type !== 'Godown' || p.godown_id !== entry.data.godown_id) {
-        throw invalid(
-          'The type and the godown of a purchase cannot be changed; delete it and record it again.',
-        );
-      }
-      if (
-        JSON.stringify(p) === JSON.stringify(entry.data) &&
-        command.city.rate === toFixedString(entry.cityRate)
-      )
-        return [];
-      const next = purchaseLines(p, command.city);
-      if (compare(next.quantity, entry.returned) < 0) {
-        throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
-      }
-      const settled = settle(
-        state,
-        p.godown_id!,
-        [...entry.posted.reversal(), ...next.book.lines()],
-        (have, need) => {
-          throw conflict(
-            `Not enough stock to change this purchase: the godown holds ${format(have, 4)} of the product and ${format(need, 4)} would have to leave.`,
-          );
-        },
-      );
-      return [
-        {
-          type: 'PurchaseUpdated',
-          data: { purchase: p, city_rate: command.city.rate, currency: command.city.currency, ...settled },
-        },
-      ];
-    }
-
-    case 'DeletePurchase': {
-      const entry = state.purchases.get(command.id);
-      if (!entry) throw notFound('Purchase not found.');
-      const settled = settle(state, entry.data.godown_id!, entry.allPosted.reversal(), (have, need) => {
-        throw conflict(
-          `This purchase cannot be deleted: ${format(need, 4)} of its units would have to leave the godown, which holds ${format(have, 4)}.`,
-        );
-      });
-      return [{ type: 'PurchaseDeleted', data: { id: command.id, ...settled } }];
-    }
-
-    case 'UpdateSale': {
-      const sale = command.sale;
-      const entry = state.sales.get(sale.id);
-      if (!entry) throw notFound('Sale not found.');
-      if (sale.godown_id !== entry.data.godown_id) {
-        throw invalid('The godown of a sale cannot be changed; delete it and record it again.');
-      }
-      if (
-        JSON.stringify(sale) === JSON.stringify(entry.data) &&
-        command.agentCity.rate === toFixedString(entry.agentCityRate)
-      )
-        return [];
-      const quantity = requirePositive(sale.quantity, 'Quantity');
-      requirePositive(sale.rate, 'Sale rate');
-      requirePositive(command.agentCity.rate, 'City rate');
-      if (compare(quantity, entry.returned) < 0) {
-        throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
-      }
-      // The stock as it would be without this sale, then the sale again at that average cost.
-      const reversal = entry.posted.reversal();
-      const back = reversal.find((l) => l.account === account.stock(sale.godown_id, entry.data.product_id));
-      const working = { ...stockOf(state, sale.product_id) };
-      if (back && sale.product_id === entry.data.product_id) {
-        working.quantity = q4(add(working.quantity, d(back.quantity ?? '0')));
-        working.value = a2(add(working.value, d(back.inr)));
-      }
-      if (compare(quantity, working.quantity) > 0) {
-        throw conflict(
-          `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product} for this sale; it needs ${format(quantity, 4)}.`,
-        );
-      }
-      const clearingAfter = a2(
-        add(sub(state.clearing, d(entry.data.clearing_charge)), d(sale.clearing_charge)),
-      );
-      if (clearingAfter.units < 0n) {
-        throw conflict(
-          'The clearing charge cannot be lowered below what has already been paid out of this godown’s clearing.',
-        );
-      }
-      const cost = averageCost(working, quantity);
-      const settled = settle(
-        state,
-        sale.godown_id,
-        [...reversal, ...saleLines(sale, command.agentCity, cost).lines()],
-        (have, need) => {
-          throw conflict(
-            `Not enough stock: the godown holds ${format(have, 4)} and ${format(need, 4)} would have to leave.`,
-          );
-        },
-      );
-      return [
-        {
-          type: 'SaleUpdated',
-          data: {
-            sale,
-            agent_city_id: command.agentCity.id,
-            agent_city_rate: command.agentCity.rate,
-            currency: command.agentCity.currency,
-            cost: toFixedString(cost),
-            ...settled,
-          },
-        },
-      ];
-    }
-
-    case 'DeleteSale': {
-      const entry = state.sales.get(command.id);
-      if (!entry) throw notFound('Sale not found.');
-      if (compare(d(entry.data.clearing_charge), state.clearing) > 0) {
-        throw conflict('This sale cannot be deleted: its clearing charge has already been paid out.');
-      }
-      const settled = settle(state, entry.data.godown_id, entry.allPosted.reversal(), (have, need) => {
-        throw conflict(
-          `This sale cannot be deleted: its returned units have left the godown again (it holds ${format(have, 4)}, ${format(need, 4)} would have to leave).`,
-        );
-      });
-      return [{ type: 'SaleDeleted', data: { id: command.id, ...settled } }];
-    }
-
-    case 'PayOutClearing': {
-      const p = command.payout;
-      if (state.payouts.has(p.id)) throw conflict('This clearing payout is already recorded.');
-      const amount = requirePositive(p.amount, 'Amount');
-      if (compare(amount, state.clearing) > 0) {
-        throw conflict(
-          `The clearing balance of ${command.godownName} is ${format(state.clearing, 2)}; a payout of ${format(amount, 2)} is more than that.`,
-          'amount',
-        );
-      }
-      const book = new PostingBook()
-        .from('amount', 'Amount')
-        .postInr(account.clearing(p.godown_id), amount)
-        .postInr(account.godownCash(p.payer_entity_id), neg(amount));
-      return [{ type: 'ClearingPaidOut', data: { payout: p, postings: book.balanced() } }];
-    }
-
-    default: {
-      const unhandled: never = command;
-      throw new Error(`Unhandled command ${JSON.stringify(unhandled)}`);
-    }
-  }
+        postings: book.balanced(),
+      },
+    },
+  ];
 }
+
+/** Units of a purchase going back: they must fit what remains of it and what the godown holds. */
+function decideReturnPurchase(command: Of<'ReturnPurchase'>, state: InventoryState): DomainEvent[] {
+  const r = command.purchaseReturn;
+  const entry = state.purchases.get(r.purchase_id);
+  if (!entry) throw notFound('Purchase not found.');
+  const p = entry.data;
+  const quantity = requirePositive(r.quantity, 'Return quantity');
+  const remaining = q4(sub(d(p.quantity), entry.returned));
+  if (compare(quantity, remaining) > 0) {
+    throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
+  }
+  const stock = stockOf(state, p.product_id);
+  if (compare(quantity, stock.quantity) > 0) {
+    throw conflict(
+      `Not enough stock to return: the godown holds ${format(stock.quantity, 4)} of this product, the return needs ${format(quantity, 4)}.`,
+    );
+  }
+  // Out at the purchase's own cost, but never more than the stock is worth (its average may
+  // have drifted below); when the last units leave, all the value leaves with them. What
+  // differs from the funder's credit note goes to FX difference.
+  const ownCost = a2(mulExact(mulExact(quantity, d(p.rate)), entry.cityRate));
+  const value = compare(quantity, stock.quantity) === 0 ? stock.value : min(ownCost, stock.value);
+  const book = new PostingBook()
+    .from('quantity', 'Return quantity')
+    .post(account.funder(p.funder_id), entry.currency, mul(quantity, d(p.rate), AMOUNT_SCALE), entry.cityRate)
+    .postInr(account.stock(p.godown_id!, p.product_id), neg(value), neg(quantity));
+  return [
+    {
+      type: 'PurchaseReturned',
+      data: {
+        purchase_return: r,
+        stock: {
+          product_id: p.product_id,
+          quantity: toFixedString(neg(quantity)),
+          value: toFixedString(neg(value)),
+        },
+        postings: book.balanced(),
+      },
+    },
+  ];
+}
+
+/** One sale or a bulk sale (all or nothing), at the moving-average cost of the stock. */
+function decideRecordSales(command: Of<'RecordSales'>, state: InventoryState): DomainEvent[] {
+  if (command.sales.length === 0) throw invalid('Please add at least one valid sale row.');
+  const productId = command.sales[0]!.sale.product_id;
+  const godownId = command.sales[0]!.sale.godown_id;
+  if (command.sales.some((s) => s.sale.product_id !== productId || s.sale.godown_id !== godownId)) {
+    throw invalid('Every row of a bulk sale is of the same product from the same godown.');
+  }
+  for (const { sale, agentCity } of command.sales) {
+    requirePositive(sale.quantity, 'Quantity');
+    requirePositive(sale.rate, 'Sale rate');
+    requirePositive(agentCity.rate, 'City rate');
+  }
+  const needed = command.sales.reduce((sum, s) => add(sum, d(s.sale.quantity)), ZERO_Q);
+  const working = { ...stockOf(state, productId) };
+  if (compare(needed, working.quantity) > 0) {
+    throw conflict(
+      `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product}; the sale needs ${format(needed, 4)}.`,
+    );
+  }
+  return command.sales.map(({ sale, agentCity }, index) => {
+    if (state.sales.has(sale.id)) throw conflict('This sale is already recorded.');
+    const quantity = d(sale.quantity);
+    const cost = averageCost(working, quantity);
+    working.quantity = q4(sub(working.quantity, quantity));
+    working.value = a2(sub(working.value, cost));
+    const book = saleLines(sale, agentCity, cost, command.sales.length === 1 ? '' : `sales.${index}.`);
+    return {
+      type: 'SaleRecorded',
+      data: {
+        sale,
+        agent_city_id: agentCity.id,
+        agent_city_rate: agentCity.rate,
+        currency: agentCity.currency,
+        cost: toFixedString(cost),
+        stock: {
+          product_id: productId,
+          quantity: toFixedString(neg(quantity)),
+          value: toFixedString(neg(cost)),
+        },
+        postings: book.balanced(),
+      },
+    } satisfies DomainEvent;
+  });
+}
+
+/** Units of a sale coming back, at the cost they left with. */
+function decideReturnSale(command: Of<'ReturnSale'>, state: InventoryState): DomainEvent[] {
+  const r = command.saleReturn;
+  const entry = state.sales.get(r.sale_id);
+  if (!entry) throw notFound('Sale not found.');
+  const s = entry.data;
+  const quantity = requirePositive(r.quantity, 'Return quantity');
+  const remaining = q4(sub(d(s.quantity), entry.returned));
+  if (compare(quantity, remaining) > 0) {
+    throw conflict(`Only ${format(remaining, 4)} of this sale remain to be returned.`);
+  }
+  // Back in at the sale's stored cost; the last units bring back exactly what is left of it.
+  // (never below zero: an edit may have lowered the cost below what earlier returns took back)
+  const cost = max(
+    ZERO_A,
+    compare(quantity, remaining) === 0
+      ? a2(sub(entry.cost, entry.costReturned))
+      : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE),
+  );
+  const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
+  const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
+  const book = new PostingBook()
+    .from('quantity', 'Return quantity')
+    .post(account.agent(s.agent_id), entry.currency, neg(revenue), entry.agentCityRate)
+    .postInr(account.sales, revenueInr)
+    .postInr(account.stock(s.godown_id, s.product_id), cost, quantity)
+    .postInr(account.costOfSales, neg(cost));
+  return [
+    {
+      type: 'SaleReturned',
+      data: {
+        sale_return: r,
+        stock: {
+          product_id: s.product_id,
+          quantity: toFixedString(quantity),
+          value: toFixedString(cost),
+        },
+        postings: book.balanced(),
+      },
+    },
+  ];
+}
+
+/** A purchase changed: its lines reversed and the new ones posted, in one event. */
+function decideUpdatePurchase(command: Of<'UpdatePurchase'>, state: InventoryState): DomainEvent[] {
+  const p = command.purchase;
+  const entry = state.purchases.get(p.id);
+  if (!entry) throw notFound('Purchase not found.');
+  if (p.type !== 'Godown' || p.godown_id !== entry.data.godown_id) {
+    throw invalid('The type and the godown of a purchase cannot be changed; delete it and record it again.');
+  }
+  if (JSON.stringify(p) === JSON.stringify(entry.data) && command.city.rate === toFixedString(entry.cityRate))
+    return [];
+  const next = purchaseLines(p, command.city);
+  if (compare(next.quantity, entry.returned) < 0) {
+    throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
+  }
+  const settled = settle(
+    state,
+    p.godown_id!,
+    [...entry.posted.reversal(), ...next.book.lines()],
+    (have, need) => {
+      throw conflict(
+        `Not enough stock to change this purchase: the godown holds ${format(have, 4)} of the product and ${format(need, 4)} would have to leave.`,
+      );
+    },
+  );
+  return [
+    {
+      type: 'PurchaseUpdated',
+      data: { purchase: p, city_rate: command.city.rate, currency: command.city.currency, ...settled },
+    },
+  ];
+}
+
+/** A purchase and its returns undone. */
+function decideDeletePurchase(command: Of<'DeletePurchase'>, state: InventoryState): DomainEvent[] {
+  const entry = state.purchases.get(command.id);
+  if (!entry) throw notFound('Purchase not found.');
+  const settled = settle(state, entry.data.godown_id!, entry.allPosted.reversal(), (have, need) => {
+    throw conflict(
+      `This purchase cannot be deleted: ${format(need, 4)} of its units would have to leave the godown, which holds ${format(have, 4)}.`,
+    );
+  });
+  return [{ type: 'PurchaseDeleted', data: { id: command.id, ...settled } }];
+}
+
+/** A sale changed: its lines reversed and the new ones posted, in one event. */
+function decideUpdateSale(command: Of<'UpdateSale'>, state: InventoryState): DomainEvent[] {
+  const sale = command.sale;
+  const entry = state.sales.get(sale.id);
+  if (!entry) throw notFound('Sale not found.');
+  if (sale.godown_id !== entry.data.godown_id) {
+    throw invalid('The godown of a sale cannot be changed; delete it and record it again.');
+  }
+  if (
+    JSON.stringify(sale) === JSON.stringify(entry.data) &&
+    command.agentCity.rate === toFixedString(entry.agentCityRate)
+  )
+    return [];
+  const quantity = requirePositive(sale.quantity, 'Quantity');
+  requirePositive(sale.rate, 'Sale rate');
+  requirePositive(command.agentCity.rate, 'City rate');
+  if (compare(quantity, entry.returned) < 0) {
+    throw conflict(`The quantity cannot be less than the ${format(entry.returned, 4)} already returned.`);
+  }
+  // The stock as it would be without this sale, then the sale again at that average cost.
+  const reversal = entry.posted.reversal();
+  const back = reversal.find((l) => l.account === account.stock(sale.godown_id, entry.data.product_id));
+  const working = { ...stockOf(state, sale.product_id) };
+  if (back && sale.product_id === entry.data.product_id) {
+    working.quantity = q4(add(working.quantity, d(back.quantity ?? '0')));
+    working.value = a2(add(working.value, d(back.inr)));
+  }
+  if (compare(quantity, working.quantity) > 0) {
+    throw conflict(
+      `Not enough stock: ${command.labels.godown} holds ${format(working.quantity, 4)} of ${command.labels.product} for this sale; it needs ${format(quantity, 4)}.`,
+    );
+  }
+  const clearingAfter = a2(add(sub(state.clearing, d(entry.data.clearing_charge)), d(sale.clearing_charge)));
+  if (clearingAfter.units < 0n) {
+    throw conflict(
+      'The clearing charge cannot be lowered below what has already been paid out of this godown’s clearing.',
+    );
+  }
+  const cost = averageCost(working, quantity);
+  const settled = settle(
+    state,
+    sale.godown_id,
+    [...reversal, ...saleLines(sale, command.agentCity, cost).lines()],
+    (have, need) => {
+      throw conflict(
+        `Not enough stock: the godown holds ${format(have, 4)} and ${format(need, 4)} would have to leave.`,
+      );
+    },
+  );
+  return [
+    {
+      type: 'SaleUpdated',
+      data: {
+        sale,
+        agent_city_id: command.agentCity.id,
+        agent_city_rate: command.agentCity.rate,
+        currency: command.agentCity.currency,
+        cost: toFixedString(cost),
+        ...settled,
+      },
+    },
+  ];
+}
+
+/** A sale and its returns undone. */
+function decideDeleteSale(command: Of<'DeleteSale'>, state: InventoryState): DomainEvent[] {
+  const entry = state.sales.get(command.id);
+  if (!entry) throw notFound('Sale not found.');
+  if (compare(d(entry.data.clearing_charge), state.clearing) > 0) {
+    throw conflict('This sale cannot be deleted: its clearing charge has already been paid out.');
+  }
+  const settled = settle(state, entry.data.godown_id, entry.allPosted.reversal(), (have, need) => {
+    throw conflict(
+      `This sale cannot be deleted: its returned units have left the godown again (it holds ${format(have, 4)}, ${format(need, 4)} would have to leave).`,
+    );
+  });
+  return [{ type: 'SaleDeleted', data: { id: command.id, ...settled } }];
+}
+
+/** Clearing charges paid out of the godown’s INR cash, at most its clearing balance. */
+function decidePayOutClearing(command: Of<'PayOutClearing'>, state: InventoryState): DomainEvent[] {
+  const p = command.payout;
+  if (state.payouts.has(p.id)) throw conflict('This clearing payout is already recorded.');
+  const amount = requirePositive(p.amount, 'Amount');
+  if (compare(amount, state.clearing) > 0) {
+    throw conflict(
+      `The clearing balance of ${command.godownName} is ${format(state.clearing, 2)}; a payout of ${format(amount, 2)} is more than that.`,
+      'amount',
+    );
+  }
+  const book = new PostingBook()
+    .from('amount', 'Amount')
+    .postInr(account.clearing(p.godown_id), amount)
+    .postInr(account.godownCash(p.payer_entity_id), neg(amount));
+  return [{ type: 'ClearingPaidOut', data: { payout: p, postings: book.balanced() } }];
+}
+
+/** One function per command (each above), chosen by the command's type. */
+const decideByType: {
+  [T in InventoryCommand['type']]: (command: Of<T>, state: InventoryState) => DomainEvent[];
+} = {
+  RecordPurchase: decideRecordPurchase,
+  ReturnPurchase: decideReturnPurchase,
+  RecordSales: decideRecordSales,
+  ReturnSale: decideReturnSale,
+  UpdatePurchase: decideUpdatePurchase,
+  DeletePurchase: decideDeletePurchase,
+  UpdateSale: decideUpdateSale,
+  DeleteSale: decideDeleteSale,
+  PayOutClearing: decidePayOutClearing,
+};
+
+export function decideInventory(command: InventoryCommand, state: InventoryState): DomainEvent[] {
+  const decide = decideByType[command.type] as (
+    command: InventoryCommand,
+    state: InventoryState,
+  ) => DomainEvent[];
+  return decide(command, state);
+}
+
+/** A godown's inventory stream (`inventory-<godownId>`): its stock, purchases, sales and clearing. */
+export const inventoryDecider: Decider<InventoryCommand, InventoryState> = {
+  initialState: initialInventory,
+  evolve: evolveInventory,
+  decide: decideInventory,
+};

@@ -1,4 +1,5 @@
 import type { DomainEvent, EventData, EventType } from '@bahi/contracts';
+import type { Decider } from '../decider.ts';
 import { conflict, notFound } from '../errors.ts';
 
 /**
@@ -96,3 +97,10 @@ export function decideMaster<K extends MasterKind>(
 function displayName(data: unknown): string {
   return String((data as { name?: unknown }).name ?? '');
 }
+
+/** A master's own stream (`<kind>-<id>`): created, updated, deleted. */
+export const masterDecider = <K extends MasterKind>(kind: K): Decider<MasterCommand<K>, MasterState<K>> => ({
+  initialState: initialMasterState,
+  evolve: (state, event) => evolveMaster(kind, state, event),
+  decide: (command, state) => decideMaster(kind, command, state),
+});

@@ -1,5 +1,6 @@
 import type { DomainEvent, EventData } from '@bahi/contracts';
 import { account, Posted, PostingBook } from '../accounting/postings.ts';
+import type { Decider } from '../decider.ts';
 import {
   AMOUNT_SCALE,
   add,
@@ -219,3 +220,10 @@ export function decideDirectPurchase(
     }
   }
 }
+
+/** A Direct purchase's own stream (`purchase-<id>`): it moves no godown's stock. */
+export const directPurchaseDecider: Decider<DirectPurchaseCommand, DirectPurchaseState> = {
+  initialState: initialDirectPurchase,
+  evolve: evolveDirectPurchase,
+  decide: decideDirectPurchase,
+};

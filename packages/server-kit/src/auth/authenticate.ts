@@ -1,8 +1,8 @@
 import type { Role } from '@bahi/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../http-app.ts';
+import { CONTRACT_PATHS, HttpError, recordPublicPaths } from '../http-app.ts';
 import { forbiddenMessage, mayWrite, type WriteArea } from './policy.ts';
-import { InvalidTokenError, type TokenService } from './tokens.ts';
+import type { TokenService } from './tokens.ts';
 
 export interface SignedInUser {
   id: string;
@@ -43,19 +43,15 @@ export function registerAuthentication(
   },
 ): void {
   app.decorateRequest('user', null);
+  recordPublicPaths(app, options.publicPaths);
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || options.publicPaths.has(path)) return;
+    if (!path.startsWith('/api/') || options.publicPaths.has(path) || CONTRACT_PATHS.has(path)) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new HttpError(401, 'You are not signed in.');
-    let claims: Awaited<ReturnType<TokenService['verify']>>;
-    try {
-      claims = await options.tokens.verify(match[1]!);
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw new HttpError(401, error.message);
-      throw error;
-    }
+    // A token that does not verify is an InvalidTokenError: the error handler's 401.
+    const claims = await options.tokens.verify(match[1]!);
     const user = await options.loadUser(claims.userId);
     const refusal = sessionRefusal(user, claims.issuedAtMs);
     if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
@@ -75,3 +71,13 @@ export function requireWriter(request: FastifyRequest, area: WriteArea): SignedI
   if (!mayWrite(user.role, area)) throw new HttpError(403, forbiddenMessage(user.role, area));
   return user;
 }
+
+/**
+ * The role check of a write route, as a preValidation hook: it answers 403 before the body is
+ * validated, as the handlers' own check did before the body was parsed.
+ */
+export const writerOnly =
+  (area: WriteArea) =>
+  async (request: FastifyRequest): Promise<void> => {
+    requireWriter(request, area);
+  };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http-app.ts';
+import { CONTRACT_PATHS, HttpError } from '../http-app.ts';
 import type { LicenseService } from '../license.ts';
 
 /** What still answers while the license is not valid: signing in and fixing the license. */
@@ -18,7 +18,7 @@ export const LICENSE_FREE_PATHS: ReadonlySet<string> = new Set([
 export function registerLicenseGate(app: FastifyInstance, license: LicenseService): void {
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || LICENSE_FREE_PATHS.has(path)) return;
+    if (!path.startsWith('/api/') || LICENSE_FREE_PATHS.has(path) || CONTRACT_PATHS.has(path)) return;
     const info = license.current();
     if (!info.isValid) throw new HttpError(403, info.reason ?? 'The license is not valid.');
   });

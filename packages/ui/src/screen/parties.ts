@@ -1,3 +1,4 @@
+import type { CustomFieldData } from '@bahi/contracts';
 import { api, formatAmount } from '@bahi/ui';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { addDecimal } from './decimal-text.ts';
@@ -103,15 +104,9 @@ export const productsQuery = () =>
   });
 export const useProducts = () => useQuery(productsQuery());
 
-export type CustomFieldEntity = 'Purchase' | 'Sale' | 'PurchaseReturn' | 'SaleReturn';
-export interface CustomFieldDefinition {
-  id: string;
-  name: string;
-  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
-  is_required: boolean;
-  options: string[] | null;
-  entity_types: CustomFieldEntity[];
-}
+/** A custom field definition as GET /masters/custom-fields lists it: its events' data. */
+export type CustomFieldDefinition = CustomFieldData;
+export type CustomFieldEntity = CustomFieldData['entity_types'][number];
 
 /** The custom field definitions (a plain list, spec section 7); shared with the settings screen's key. */
 export const customFieldDefinitionsQuery = () =>

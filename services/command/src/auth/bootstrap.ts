@@ -33,7 +33,12 @@ export async function bootstrapFirstAdmin(
       });
       created = true;
     } catch (error) {
-      holder = await userHoldingEmail(deps.eventStore, email); // another process won the race
+      // Another process won the race: it reserved the email first and may not have written the
+      // user yet (copies starting together on an empty store). Wait a little for its user.
+      for (let waited = 0; !holder && waited < 10_000; waited += 100) {
+        holder = await userHoldingEmail(deps.eventStore, email);
+        if (!holder) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       if (!holder) throw error;
     }
   }

@@ -1,19 +1,17 @@
 import type { DomainEvent, UserData } from '@bahi/contracts';
-import { evolveMaster, initialMasterState, type MasterState, masterStreamId } from '@bahi/domain';
+import { masterDecider, masterStreamId } from '@bahi/domain';
 import type { EventStore } from '@bahi/event-store';
 import { loadStream, type StreamDecider } from '../execute.ts';
 
-export const userDecider: StreamDecider<MasterState<'User'>> = {
-  initial: initialMasterState,
-  evolve: (state, event) => evolveMaster('User', state, event),
-};
+/** A user's stream (one object, so the stream cache keeps its folded state). */
+export const userDecider = masterDecider('User');
 
 /** Who holds an email: the last reservation in the email's stream. */
 export interface EmailReservation {
   userId: string | undefined;
 }
 export const emailDecider: StreamDecider<EmailReservation> = {
-  initial: () => ({ userId: undefined }),
+  initialState: () => ({ userId: undefined }),
   evolve: (state, event: DomainEvent) =>
     event.type === 'UserEmailReserved' ? { userId: event.data.user_id } : state,
 };

@@ -1,5 +1,5 @@
-import { isStorableText } from '@bahi/contracts';
-import { HttpError, signedIn } from '@bahi/server-kit';
+import { isStorableText, licenseStatus, loginAnswer } from '@bahi/contracts';
+import { HttpError, LICENSE_STREAM, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userHoldingEmail } from '../auth/users.ts';
@@ -17,6 +17,18 @@ const loginInput = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 
+const loginSchema = {
+  summary: 'Sign in: a session token for the Authorization header',
+  tags: ['auth'],
+  body: loginInput,
+  response: { 200: loginAnswer },
+};
+const retryLicenseSchema = {
+  summary: 'Read the installed license again',
+  tags: ['auth'],
+  response: { 200: licenseStatus },
+};
+
 const WRONG = 'The email or password is not correct.';
 
 export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
@@ -31,13 +43,14 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
   const outcomeOf = (d: Record<string, unknown>) =>
     JSON.stringify([d.is_valid, d.reason ?? null, d.status ?? null, d.expires_at ?? null]);
   const lastRecorded = async () => {
-    const newer = await deps.eventStore.readStream('system-license', { fromVersion: recorded.version + 1n });
+    const newer = await deps.eventStore.readStream(LICENSE_STREAM, { fromVersion: recorded.version + 1n });
     const last = newer.at(-1);
     if (last)
       recorded = { version: last.streamVersion, outcome: outcomeOf(last.data as Record<string, unknown>) };
     return recorded.outcome;
   };
-  app.post('/api/auth/retry-license-check', async (request, reply) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post('/api/auth/retry-license-check', { schema: retryLicenseSchema }, async (request, reply) => {
     const me = signedIn(request);
     const now = Date.now();
     const mine = (retries.get(me.id) ?? []).filter((at) => now - at < RETRY_WINDOW_MS);
@@ -61,17 +74,17 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     };
     if ((await lastRecorded()) !== outcomeOf(data))
       await deps.eventStore.append(
-        'system-license',
+        LICENSE_STREAM,
         [{ type: 'LicenseChecked', data, metadata: { ...requestMeta(request), schemaVersion: 1 } }],
         'any',
       );
     return info;
   });
 
-  app.post('/api/auth/login', async (request, reply) => {
-    const { email, password } = loginInput.parse(request.body);
+  api.post('/api/auth/login', { schema: loginSchema }, async (request, reply) => {
+    const { email, password } = request.body;
     // Counted before the (slow) password check: parallel guesses cannot outrun the limit.
-    const wait = deps.limiter.attempt(email, request.ip);
+    const wait = await deps.limiter.attempt(email, request.ip);
     if (wait > 0) {
       throw new HttpError(
         429,
@@ -84,7 +97,7 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
     // An inactive account answers as a wrong password does: the answer tells no one whether an
     // account exists or was switched off (no oracle); an Admin sees it in the user list.
     if (!user || !ok || !user.is_active) throw new HttpError(401, WRONG);
-    deps.limiter.succeeded(email, request.ip);
+    await deps.limiter.succeeded(email, request.ip);
     const token = await deps.tokens.sign({ userId: user.id, role: user.role });
     // The same session for the live event stream, which a browser opens without headers.
     reply.header(

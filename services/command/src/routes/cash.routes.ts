@@ -6,50 +6,28 @@ import {
   paymentInput,
   salaryPaymentInput,
   transferInput,
+  writeAnswer,
 } from '@bahi/contracts';
 import {
-  type CashEntryKind,
-  type CashEntryState,
+  cashEntryDecider,
   cashEntryStreamId,
-  decideCashEntry,
-  decideInventory,
-  decidePayment,
-  decideSalaryPayment,
-  decideTransfer,
-  evolveCashEntry,
-  evolveInventory,
-  evolveOnce,
-  evolveSalaryMonth,
-  type InventoryState,
-  initialCashEntry,
-  initialInventory,
-  initialOnce,
-  initialSalaryMonth,
   invalid,
+  inventoryDecider,
   inventoryStreamId,
-  type OnceState,
+  paymentDecider,
   paymentStreamId,
-  type SalaryMonthState,
+  salaryMonthDecider,
   salaryStreamId,
+  transferDecider,
   transferStreamId,
 } from '@bahi/domain';
-import { requireWriter } from '@bahi/server-kit';
+import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
-import { execute, type StreamDecider } from '../execute.ts';
+import { execute } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
-import { recordId, requireActive, toHttp } from './masters.routes.ts';
-
-const once: StreamDecider<OnceState> = { initial: initialOnce, evolve: evolveOnce };
-const salaryMonth: StreamDecider<SalaryMonthState> = {
-  initial: initialSalaryMonth,
-  evolve: evolveSalaryMonth,
-};
-const inventory: StreamDecider<InventoryState> = { initial: initialInventory, evolve: evolveInventory };
-const cashEntry = (kind: CashEntryKind): StreamDecider<CashEntryState> => ({
-  initial: initialCashEntry,
-  evolve: (state, event) => evolveCashEntry(kind, state, event),
-});
+import { requireActive } from './masters.routes.ts';
+import { recordIdParams } from './params.ts';
 
 type Party = { city_id: string; name: string };
 
@@ -75,10 +53,20 @@ function requireCity(party: Party, cityId: string, label: string, path: string):
 }
 
 export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post('/api/transactions/payments', async (request, reply) => {
-    requireWriter(request, 'payments');
-    const input = paymentInput.parse(request.body);
-    try {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/transactions/payments',
+    {
+      preValidation: writerOnly('payments'),
+      schema: {
+        summary: 'Record a payment to a funder or from an agent',
+        tags: ['cash'],
+        body: paymentInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { party, city } = await partyWithCity(
         deps,
         input.related_entity_type,
@@ -100,19 +88,26 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         paymentStreamId(id),
-        once,
-        (state) => decidePayment({ payment, city }, state),
+        paymentDecider,
+        { payment, city },
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/clearing-payouts', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = clearingPayoutInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/clearing-payouts',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: "Pay out a godown's clearing charges",
+        tags: ['cash'],
+        body: clearingPayoutInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
       await requireActive(deps, 'Godown', input.payer_entity_id, 'payer_entity_id');
       const id = randomUUID();
@@ -120,23 +115,26 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         inventoryStreamId(input.godown_id),
-        inventory,
-        (state) =>
-          decideInventory(
-            { type: 'PayOutClearing', payout: { id, ...input }, godownName: godown.name },
-            state,
-          ),
+        inventoryDecider,
+        { type: 'PayOutClearing', payout: { id, ...input }, godownName: godown.name },
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/salary-payments', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = salaryPaymentInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/salary-payments',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: "Pay a collector's salary for a month",
+        tags: ['cash'],
+        body: salaryPaymentInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { party, city } = await partyWithCity(deps, 'Collector', input.collector_id, 'collector_id');
       const collector = party as Party & { salary_per_month: string };
       if (input.paid_from_entity_type === 'Collector') {
@@ -163,23 +161,26 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         salaryStreamId(input.collector_id, input.year, input.month),
-        salaryMonth,
-        (state) =>
-          decideSalaryPayment(
-            { payment, salaryPerMonth: collector.salary_per_month, city, collectorName: collector.name },
-            state,
-          ),
+        salaryMonthDecider,
+        { payment, salaryPerMonth: collector.salary_per_month, city, collectorName: collector.name },
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/transfers', async (request, reply) => {
-    requireWriter(request, 'transfers');
-    const input = transferInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/transfers',
+    {
+      preValidation: writerOnly('transfers'),
+      schema: {
+        summary: 'Transfer cash between collectors',
+        tags: ['cash'],
+        body: transferInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const from = await partyWithCity(deps, 'Collector', input.from_collector_id, 'from_collector_id');
       const to = await partyWithCity(deps, 'Collector', input.to_collector_id, 'to_collector_id');
       const id = randomUUID();
@@ -187,14 +188,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         deps.eventStore,
         requestMeta(request),
         transferStreamId(id),
-        once,
-        (state) => decideTransfer({ transfer: { id, ...input }, from: from.city, to: to.city }, state),
+        transferDecider,
+        { transfer: { id, ...input }, from: from.city, to: to.city },
       );
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
   for (const [kind, path] of [
     ['Expense', 'expenses'],
@@ -227,10 +226,19 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       return city;
     };
 
-    app.post(`/api/transactions/${path}`, async (request, reply) => {
-      requireWriter(request, 'transactions');
-      const fields = input.parse(request.body);
-      try {
+    api.post(
+      `/api/transactions/${path}`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Record an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          body: input,
+          response: { 201: writeAnswer },
+        },
+      },
+      async (request, reply) => {
+        const fields = request.body;
         const payer = await payerFacts(fields);
         const id = randomUUID();
         const entry = { id, ...fields } as never;
@@ -238,50 +246,63 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Record', entry, payer }, state),
+          cashEntryDecider(kind),
+          { type: 'Record', entry, payer },
         );
         return reply.status(201).send({ id, position: position.toString() });
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
 
-    app.put<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
-      requireWriter(request, 'transactions');
-      const id = recordId(request.params.id, kind);
-      const fields = input.parse(request.body);
-      try {
+    api.put(
+      `/api/transactions/${path}/:id`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Change an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          body: input,
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const fields = request.body;
         const payer = await payerFacts(fields);
         const entry = { id, ...fields } as never;
         const { position } = await execute(
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Update', entry, payer }, state),
+          cashEntryDecider(kind),
+          { type: 'Update', entry, payer },
         );
         return { id, position: position.toString() };
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
 
-    app.delete<{ Params: { id: string } }>(`/api/transactions/${path}/:id`, async (request) => {
-      requireWriter(request, 'transactions');
-      const id = recordId(request.params.id, kind);
-      try {
+    api.delete(
+      `/api/transactions/${path}/:id`,
+      {
+        preValidation: writerOnly('transactions'),
+        schema: {
+          summary: `Delete an ${kind.toLowerCase()}`,
+          tags: ['cash'],
+          params: recordIdParams(kind),
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
         const { position } = await execute(
           deps.eventStore,
           requestMeta(request),
           cashEntryStreamId(kind, id),
-          cashEntry(kind),
-          (state) => decideCashEntry(kind, { type: 'Delete', id }, state),
+          cashEntryDecider(kind),
+          { type: 'Delete', id },
         );
         return { id, position: position.toString() };
-      } catch (error) {
-        toHttp(error);
-      }
-    });
+      },
+    );
   }
 }

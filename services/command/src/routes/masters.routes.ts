@@ -7,26 +7,25 @@ import {
   funderInput,
   godownInput,
   productInput,
+  writeAnswer,
 } from '@bahi/contracts';
 import {
   DomainError,
-  decideMaster,
-  evolveMaster,
-  initialMasterState,
   invalid,
   type MasterData,
   type MasterKind,
-  type MasterState,
+  masterDecider,
   masterStreamId,
   type Reference,
 } from '@bahi/domain';
-import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
-import { HttpError, requireWriter, type WriteArea } from '@bahi/server-kit';
+import { waitForProjections } from '@bahi/read-db';
+import { HttpError, type WriteArea, writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
-import { execute, loadStream, type StreamDecider } from '../execute.ts';
+import { execute, loadStream } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
+import { recordIdParams } from './params.ts';
 
 interface KindRoute {
   kind: Exclude<MasterKind, 'User'>;
@@ -44,37 +43,6 @@ const KINDS: Record<string, KindRoute> = {
   collectors: { kind: 'Collector', input: collectorInput, area: 'masters' },
   'custom-fields': { kind: 'CustomFieldDefinition', input: customFieldInput, area: 'custom-fields' },
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const masterDecider = <K extends MasterKind>(kind: K): StreamDecider<MasterState<K>> => ({
-  initial: initialMasterState,
-  evolve: (state, event) => evolveMaster(kind, state, event),
-});
-
-/** A domain refusal as the HTTP answer the UI shows (spec section 8's error shape). */
-export function toHttp(error: unknown): never {
-  if (error instanceof DomainError) {
-    const status = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 }[error.kind];
-    throw new HttpError(status, error.message, error.errors);
-  }
-  if (error instanceof ProjectionBehindError) {
-    throw new HttpError(503, `${error.message} Please try again in a moment.`);
-  }
-  throw error;
-}
-
-export function routeKind(kind: string): KindRoute {
-  // Own keys only: `constructor` or `__proto__` in the URL is no master list.
-  const route = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-  if (!route) throw new HttpError(404, `There is no master list called "${kind}".`);
-  return route;
-}
-
-export function recordId(id: string, label: string): string {
-  if (!UUID.test(id)) throw new HttpError(404, `${label} not found.`);
-  return id.toLowerCase();
-}
 
 /** A master a record points to must exist and not be deleted. */
 export async function requireActive(
@@ -157,71 +125,105 @@ async function checkReferencedMasters(deps: CommandDeps, data: Record<string, un
 }
 
 export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post<{ Params: { kind: string } }>('/api/masters/:kind', async (request, reply) => {
-    const route = routeKind(request.params.kind);
-    requireWriter(request, route.area);
-    const fields = route.input.parse(request.body);
-    const id = randomUUID();
-    try {
-      await checkReferencedMasters(deps, fields);
-      const data = { id, ...fields } as MasterData<typeof route.kind>;
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        masterStreamId(route.kind, id),
-        masterDecider(route.kind),
-        (state) => decideMaster(route.kind, { type: 'Create', data }, state),
-      );
-      return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
-
-  app.put<{ Params: { kind: string; id: string } }>('/api/masters/:kind/:id', async (request, _reply) => {
-    const route = routeKind(request.params.kind);
-    requireWriter(request, route.area);
-    const id = recordId(
-      request.params.id,
-      route.kind === 'CustomFieldDefinition' ? 'Custom field' : route.kind,
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // One route per kind, so each declares its own body; an unknown kind is a 404 below.
+  for (const [path, route] of Object.entries(KINDS)) {
+    const label = route.kind === 'CustomFieldDefinition' ? 'Custom field' : route.kind;
+    const tags = ['masters'];
+    api.post(
+      `/api/masters/${path}`,
+      {
+        preValidation: writerOnly(route.area),
+        schema: {
+          summary: `Create a ${label.toLowerCase()}`,
+          tags,
+          body: route.input,
+          response: { 201: writeAnswer },
+        },
+      },
+      async (request, reply) => {
+        const fields = request.body;
+        const id = randomUUID();
+        await checkReferencedMasters(deps, fields);
+        const data = { id, ...fields } as MasterData<typeof route.kind>;
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          masterStreamId(route.kind, id),
+          masterDecider(route.kind),
+          { type: 'Create', data },
+        );
+        return reply.status(201).send({ id, position: position.toString() });
+      },
     );
-    const fields = route.input.parse(request.body);
-    try {
-      await checkReferencedMasters(deps, fields);
-      await refuseCityChangeWithPostings(deps, route.kind, id, fields);
-      const data = { id, ...fields } as MasterData<typeof route.kind>;
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        masterStreamId(route.kind, id),
-        masterDecider(route.kind),
-        (state) => decideMaster(route.kind, { type: 'Update', data }, state),
-      );
-      return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
 
-  app.delete<{ Params: { kind: string; id: string } }>('/api/masters/:kind/:id', async (request, _reply) => {
-    const route = routeKind(request.params.kind);
-    requireWriter(request, route.area);
-    const id = recordId(
-      request.params.id,
-      route.kind === 'CustomFieldDefinition' ? 'Custom field' : route.kind,
+    api.put(
+      `/api/masters/${path}/:id`,
+      {
+        preValidation: writerOnly(route.area),
+        schema: {
+          summary: `Change a ${label.toLowerCase()}`,
+          tags,
+          params: recordIdParams(label),
+          body: route.input,
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const fields = request.body;
+        await checkReferencedMasters(deps, fields);
+        await refuseCityChangeWithPostings(deps, route.kind, id, fields);
+        const data = { id, ...fields } as MasterData<typeof route.kind>;
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          masterStreamId(route.kind, id),
+          masterDecider(route.kind),
+          { type: 'Update', data },
+        );
+        return { id, position: position.toString() };
+      },
     );
-    try {
-      const references = await referencesTo(deps, id);
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        masterStreamId(route.kind, id),
-        masterDecider(route.kind),
-        (state) => decideMaster(route.kind, { type: 'Delete', id, references }, state),
-      );
-      return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+
+    api.delete(
+      `/api/masters/${path}/:id`,
+      {
+        preValidation: writerOnly(route.area),
+        schema: {
+          summary: `Delete a ${label.toLowerCase()} that nothing refers to`,
+          tags,
+          params: recordIdParams(label),
+          response: { 200: writeAnswer },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const references = await referencesTo(deps, id);
+        const { position } = await execute(
+          deps.eventStore,
+          requestMeta(request),
+          masterStreamId(route.kind, id),
+          masterDecider(route.kind),
+          { type: 'Delete', id, references },
+        );
+        return { id, position: position.toString() };
+      },
+    );
+  }
+
+  // Any other kind: there is no such master list (hidden from openapi.json: it only refuses).
+  const unknownKind = {
+    schema: {
+      hide: true,
+      params: z.object({ kind: z.string(), id: z.string().optional() }),
+      response: { 404: z.object({ message: z.string() }) },
+    },
+  };
+  const noSuchList = async (request: { params: { kind: string } }): Promise<never> => {
+    throw new HttpError(404, `There is no master list called "${request.params.kind}".`);
+  };
+  api.post('/api/masters/:kind', unknownKind, noSuchList);
+  api.put('/api/masters/:kind/:id', unknownKind, noSuchList);
+  api.delete('/api/masters/:kind/:id', unknownKind, noSuchList);
 }

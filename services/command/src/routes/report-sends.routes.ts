@@ -1,7 +1,14 @@
-import { REPORT_SENDS_STREAM } from '@bahi/contracts';
+import { logPosition, REPORT_SENDS_STREAM } from '@bahi/contracts';
 import { WrongExpectedVersionError } from '@bahi/event-store';
-import { HttpError, signedIn } from '@bahi/server-kit';
+import {
+  type ErrorMapping,
+  HttpError,
+  registerErrorMapping,
+  signedIn,
+  type ZodTypeProvider,
+} from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
 import { requestMeta } from '../request-meta.ts';
 
@@ -13,6 +20,12 @@ interface SendRecord {
   [field: string]: unknown;
 }
 
+/** Another send or mark was recorded meanwhile (the append's expected version): read the outbox again. */
+const outboxChanged: ErrorMapping = (error) =>
+  error instanceof WrongExpectedVersionError && error.streamId === REPORT_SENDS_STREAM
+    ? new HttpError(409, 'The outbox changed meanwhile; look again and retry.')
+    : undefined;
+
 /**
  * The WhatsApp outbox's one write (issue #18): an Admin who sent a report by hand (the file
  * opened from Settings > WhatsApp outbox) marks it sent. It appends the send's record again with
@@ -20,21 +33,32 @@ interface SendRecord {
  * metadata), so the outbox, which shows each send's latest record, shows it sent.
  */
 export async function registerReportSendRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post<{ Params: { jobId: string } }>('/api/reports/whatsapp/outbox/:jobId/sent', async (request) => {
-    const me = signedIn(request);
-    if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can mark a WhatsApp send as sent.');
-    const { jobId } = request.params;
-    const events = await deps.eventStore.readStream(REPORT_SENDS_STREAM);
-    let latest: SendRecord | undefined;
-    for (const e of events) {
-      const r = e.data as SendRecord;
-      if (r.job_id === jobId) latest = r;
-    }
-    if (!latest) throw new HttpError(404, 'No WhatsApp send has that id.');
-    if (latest.status === 'sent' || latest.status === 'accepted')
-      throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
-    const version = events.at(-1)?.streamVersion;
-    try {
+  registerErrorMapping(app, outboxChanged);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/reports/whatsapp/outbox/:jobId/sent',
+    {
+      schema: {
+        summary: 'Mark a WhatsApp send from the outbox as sent by hand (Admin)',
+        tags: ['reports'],
+        params: z.object({ jobId: z.string().describe('The send job id') }),
+        response: { 200: z.object({ jobId: z.string(), position: logPosition, message: z.string() }) },
+      },
+    },
+    async (request) => {
+      const me = signedIn(request);
+      if (me.role !== 'Admin') throw new HttpError(403, 'Only an Admin can mark a WhatsApp send as sent.');
+      const { jobId } = request.params;
+      const events = await deps.eventStore.readStream(REPORT_SENDS_STREAM);
+      let latest: SendRecord | undefined;
+      for (const e of events) {
+        const r = e.data as SendRecord;
+        if (r.job_id === jobId) latest = r;
+      }
+      if (!latest) throw new HttpError(404, 'No WhatsApp send has that id.');
+      if (latest.status === 'sent' || latest.status === 'accepted')
+        throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
+      const version = events.at(-1)?.streamVersion;
       const r = await deps.eventStore.append(
         REPORT_SENDS_STREAM,
         [
@@ -51,11 +75,6 @@ export async function registerReportSendRoutes(app: FastifyInstance, deps: Comma
         position: r.position.toString(),
         message: `The report to ${latest.recipient} is marked as sent.`,
       };
-    } catch (error) {
-      // Another send or mark was recorded meanwhile: the outbox is to be read again.
-      if (error instanceof WrongExpectedVersionError)
-        throw new HttpError(409, 'The outbox changed meanwhile; look again and retry.');
-      throw error;
-    }
-  });
+    },
+  );
 }

@@ -1,47 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import {
   bulkSaleInput,
+  bulkWriteAnswer,
   type EventData,
   type PurchaseInput,
   purchaseInput,
   purchaseReturnInput,
   saleInput,
   saleReturnInput,
+  writeAnswer,
 } from '@bahi/contracts';
 import {
   type CustomFieldEntity,
   checkCustomFields,
-  type DirectPurchaseState,
-  decideDirectPurchase,
-  decideInventory,
+  directPurchaseDecider,
   directPurchaseStreamId,
-  evolveDirectPurchase,
-  evolveInventory,
   type InventoryCommand,
-  type InventoryState,
-  initialDirectPurchase,
-  initialInventory,
   invalid,
+  inventoryDecider,
   inventoryStreamId,
   notFound,
 } from '@bahi/domain';
 import { waitForProjections } from '@bahi/read-db';
-import { requireWriter } from '@bahi/server-kit';
+import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
-import { execute, type StreamDecider } from '../execute.ts';
+import { execute } from '../execute.ts';
 import { clientPosition, requestMeta } from '../request-meta.ts';
-import { recordId, requireActive, toHttp } from './masters.routes.ts';
-
-const inventoryDecider: StreamDecider<InventoryState> = {
-  initial: initialInventory,
-  evolve: evolveInventory,
-};
-const directDecider: StreamDecider<DirectPurchaseState> = {
-  initial: initialDirectPurchase,
-  evolve: evolveDirectPurchase,
-};
+import { requireActive } from './masters.routes.ts';
+import { recordIdParams } from './params.ts';
 
 const sameCity = (cityId: string, party: { city_id?: string } | undefined, label: string, path: string) => {
   if (party?.city_id !== cityId)
@@ -106,6 +94,7 @@ async function agentCity(deps: CommandDeps, agentId: string, path: string) {
 }
 
 export async function registerTransactionRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   /** The masters a purchase names must exist and belong to its city; answers the city's rate. */
   const purchaseFacts = async (input: PurchaseInput) => {
     const city = (await requireActive(deps, 'City', input.city_id, 'city_id')) as {
@@ -139,10 +128,19 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     return { rate: city.rate, currency: city.currency_name };
   };
 
-  app.post('/api/transactions/purchases', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = purchaseInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/purchases',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Record a purchase',
+        tags: ['transactions'],
+        body: purchaseInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const cityFacts = await purchaseFacts(input);
       const id = randomUUID();
       const purchase: EventData<'PurchaseRecorded'>['purchase'] = {
@@ -153,27 +151,35 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const meta = requestMeta(request);
       const { position } =
         input.type === 'Godown'
-          ? await execute(
-              deps.eventStore,
-              meta,
-              inventoryStreamId(input.godown_id!),
-              inventoryDecider,
-              (state) => decideInventory({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
-            )
-          : await execute(deps.eventStore, meta, directPurchaseStreamId(id), directDecider, (state) =>
-              decideDirectPurchase({ type: 'RecordPurchase', purchase, city: cityFacts }, state),
-            );
+          ? await execute(deps.eventStore, meta, inventoryStreamId(input.godown_id!), inventoryDecider, {
+              type: 'RecordPurchase',
+              purchase,
+              city: cityFacts,
+            })
+          : await execute(deps.eventStore, meta, directPurchaseStreamId(id), directPurchaseDecider, {
+              type: 'RecordPurchase',
+              purchase,
+              city: cityFacts,
+            });
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.put<{ Params: { id: string } }>('/api/transactions/purchases/:id', async (request) => {
-    requireWriter(request, 'transactions');
-    const id = recordId(request.params.id, 'Purchase');
-    const input = purchaseInput.parse(request.body);
-    try {
+  api.put(
+    '/api/transactions/purchases/:id',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Change a purchase',
+        tags: ['transactions'],
+        params: recordIdParams('Purchase'),
+        body: purchaseInput,
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const input = request.body;
       const streamId = await locate(deps, 'Purchase', id);
       const city = await purchaseFacts(input);
       const purchase: EventData<'PurchaseRecorded'>['purchase'] = {
@@ -183,36 +189,44 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'UpdatePurchase', purchase, city }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'UpdatePurchase', purchase, city }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, {
+            type: 'UpdatePurchase',
+            purchase,
+            city,
+          })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'UpdatePurchase',
+            purchase,
+            city,
+          });
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/transactions/purchases/:id', async (request) => {
-    requireWriter(request, 'transactions');
-    const id = recordId(request.params.id, 'Purchase');
-    try {
+  api.delete(
+    '/api/transactions/purchases/:id',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Delete a purchase',
+        tags: ['transactions'],
+        params: recordIdParams('Purchase'),
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
       const streamId = await locate(deps, 'Purchase', id);
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'DeletePurchase', id }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'DeletePurchase', id }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, { type: 'DeletePurchase', id })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'DeletePurchase',
+            id,
+          });
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
   const recordSales = async (
     meta: ReturnType<typeof requestMeta>,
@@ -251,34 +265,47 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       meta,
       inventoryStreamId(common.godown_id),
       inventoryDecider,
-      (state) =>
-        decideInventory(
-          { type: 'RecordSales', sales, labels: { product: product.name, godown: godown.name } },
-          state,
-        ),
+      { type: 'RecordSales', sales, labels: { product: product.name, godown: godown.name } },
     );
     return { ids: sales.map((s) => s.sale.id), position };
   };
 
-  app.post('/api/transactions/sales', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = saleInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/sales',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Record a sale',
+        tags: ['transactions'],
+        body: saleInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const fields = await customFields(deps, 'Sale', input.custom_fields, clientPosition(request));
       const { ids, position } = await recordSales(requestMeta(request), { ...input, custom_fields: fields }, [
         input,
       ]);
-      return reply.status(201).send({ id: ids[0], position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+      return reply.status(201).send({ id: ids[0]!, position: position.toString() });
+    },
+  );
 
-  app.put<{ Params: { id: string } }>('/api/transactions/sales/:id', async (request) => {
-    requireWriter(request, 'transactions');
-    const id = recordId(request.params.id, 'Sale');
-    const input = saleInput.parse(request.body);
-    try {
+  api.put(
+    '/api/transactions/sales/:id',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Change a sale',
+        tags: ['transactions'],
+        params: recordIdParams('Sale'),
+        body: saleInput,
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const input = request.body;
       const streamId = await locate(deps, 'Sale', id);
       const product = (await requireActive(deps, 'Product', input.product_id, 'product_id')) as {
         name: string;
@@ -296,61 +323,69 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         custom_fields: await customFields(deps, 'Sale', input.custom_fields, clientPosition(request)),
       };
       const city = await agentCity(deps, input.agent_id, 'agent_id');
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) =>
-          decideInventory(
-            {
-              type: 'UpdateSale',
-              sale,
-              agentCity: city,
-              labels: { product: product.name, godown: godown.name },
-            },
-            state,
-          ),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'UpdateSale',
+        sale,
+        agentCity: city,
+        labels: { product: product.name, godown: godown.name },
+      });
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/transactions/sales/:id', async (request) => {
-    requireWriter(request, 'transactions');
-    const id = recordId(request.params.id, 'Sale');
-    try {
+  api.delete(
+    '/api/transactions/sales/:id',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Delete a sale',
+        tags: ['transactions'],
+        params: recordIdParams('Sale'),
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
       const streamId = await locate(deps, 'Sale', id);
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) => decideInventory({ type: 'DeleteSale', id }, state),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'DeleteSale',
+        id,
+      });
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/sales/bulk', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = bulkSaleInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/sales/bulk',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Record several sales of one product from one godown at once',
+        tags: ['transactions'],
+        body: bulkSaleInput,
+        response: { 201: bulkWriteAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { ids, position } = await recordSales(requestMeta(request), input.common, input.sales);
       return reply.status(201).send({ ids, count: ids.length, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/purchase-returns', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = purchaseReturnInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/purchase-returns',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Record a return of purchased goods',
+        tags: ['transactions'],
+        body: purchaseReturnInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const streamId = await locate(deps, 'Purchase', input.purchase_id);
       const purchaseReturn = {
         id: randomUUID(),
@@ -364,38 +399,42 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
-        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, (state) =>
-            decideInventory({ type: 'ReturnPurchase', purchaseReturn }, state),
-          )
-        : await execute(deps.eventStore, meta, streamId, directDecider, (state) =>
-            decideDirectPurchase({ type: 'ReturnPurchase', purchaseReturn }, state),
-          );
+        ? await execute(deps.eventStore, meta, streamId, inventoryDecider, {
+            type: 'ReturnPurchase',
+            purchaseReturn,
+          })
+        : await execute(deps.eventStore, meta, streamId, directPurchaseDecider, {
+            type: 'ReturnPurchase',
+            purchaseReturn,
+          });
       return reply.status(201).send({ id: purchaseReturn.id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.post('/api/transactions/sale-returns', async (request, reply) => {
-    requireWriter(request, 'transactions');
-    const input = saleReturnInput.parse(request.body);
-    try {
+  api.post(
+    '/api/transactions/sale-returns',
+    {
+      preValidation: writerOnly('transactions'),
+      schema: {
+        summary: 'Record a return of sold goods',
+        tags: ['transactions'],
+        body: saleReturnInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const streamId = await locate(deps, 'Sale', input.sale_id);
       const saleReturn = {
         id: randomUUID(),
         ...input,
         custom_fields: await customFields(deps, 'SaleReturn', input.custom_fields, clientPosition(request)),
       };
-      const { position } = await execute(
-        deps.eventStore,
-        requestMeta(request),
-        streamId,
-        inventoryDecider,
-        (state) => decideInventory({ type: 'ReturnSale', saleReturn }, state),
-      );
+      const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
+        type: 'ReturnSale',
+        saleReturn,
+      });
       return reply.status(201).send({ id: saleReturn.id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 }

@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type DomainEvent, type UserData, userCreateInput, userUpdateInput } from '@bahi/contracts';
+import {
+  type DomainEvent,
+  type UserData,
+  userCreateInput,
+  userUpdateInput,
+  writeAnswer,
+} from '@bahi/contracts';
 import { conflict, decideMaster, masterStreamId, notFound } from '@bahi/domain';
-import { requireWriter } from '@bahi/server-kit';
+import { signedIn, writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { emailDecider, emailStreamId, loadUser, userDecider } from '../auth/users.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute, loadStream, type RequestMeta } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
-import { recordId, toHttp } from './masters.routes.ts';
+import { recordIdParams } from './params.ts';
 
 const TAKEN = 'A user with this email already exists.';
 
@@ -75,34 +81,50 @@ export async function createUser(
     role: input.role,
     is_active: input.is_active,
   };
-  const { position } = await execute(
-    deps.eventStore,
-    meta,
-    masterStreamId('User', id),
-    userDecider,
-    (state) => decideMaster('User', { type: 'Create', data }, state),
-  );
+  const { position } = await execute(deps.eventStore, meta, masterStreamId('User', id), userDecider, {
+    type: 'Create',
+    data,
+  });
   return { id, position };
 }
 
 export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  app.post('/api/masters/users', async (request, reply) => {
-    requireWriter(request, 'users');
-    const input = userCreateInput.parse(request.body);
-    try {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/masters/users',
+    {
+      preValidation: writerOnly('users'),
+      schema: {
+        summary: 'Create a user (Admin)',
+        tags: ['masters'],
+        body: userCreateInput,
+        response: { 201: writeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body;
       const { id, position } = await createUser(deps, requestMeta(request), input);
       return reply.status(201).send({ id, position: position.toString() });
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.put<{ Params: { id: string } }>('/api/masters/users/:id', async (request) => {
-    const admin = requireWriter(request, 'users');
-    const id = recordId(request.params.id, 'User');
-    const input = userUpdateInput.parse(request.body);
-    const meta = requestMeta(request);
-    try {
+  api.put(
+    '/api/masters/users/:id',
+    {
+      preValidation: writerOnly('users'),
+      schema: {
+        summary: 'Change a user (Admin)',
+        tags: ['masters'],
+        params: recordIdParams('User'),
+        body: userUpdateInput,
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const admin = signedIn(request);
+      const { id } = request.params;
+      const input = request.body;
+      const meta = requestMeta(request);
       if (id === admin.id && (!input.is_active || input.role !== 'Admin')) {
         throw conflict('You cannot deactivate your own account or take away your own Admin role.');
       }
@@ -130,26 +152,32 @@ export async function registerUserRoutes(app: FastifyInstance, deps: CommandDeps
         },
       );
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/masters/users/:id', async (request) => {
-    const admin = requireWriter(request, 'users');
-    const id = recordId(request.params.id, 'User');
-    try {
+  api.delete(
+    '/api/masters/users/:id',
+    {
+      preValidation: writerOnly('users'),
+      schema: {
+        summary: 'Delete a user (Admin)',
+        tags: ['masters'],
+        params: recordIdParams('User'),
+        response: { 200: writeAnswer },
+      },
+    },
+    async (request) => {
+      const admin = signedIn(request);
+      const { id } = request.params;
       if (id === admin.id) throw conflict('You cannot delete your own account.');
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
         masterStreamId('User', id),
         userDecider,
-        (state) => decideMaster('User', { type: 'Delete', id, references: [] }, state),
+        { type: 'Delete', id, references: [] },
       );
       return { id, position: position.toString() };
-    } catch (error) {
-      toHttp(error);
-    }
-  });
+    },
+  );
 }

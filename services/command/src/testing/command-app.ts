@@ -1,5 +1,5 @@
 import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
-import { startProjector } from '@bahi/projector';
+import { startProjector } from '@bahi/projections';
 import { openReadDb } from '@bahi/read-db';
 import {
   createHttpApp,
@@ -14,7 +14,6 @@ import { createPgliteSqlClient, type SqlClient } from '@bahi/sql-client';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { bootstrapFirstAdmin } from '../auth/bootstrap.ts';
-import { createLoginLimiter } from '../auth/login-limiter.ts';
 import { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from '../deps.ts';
 import { registerCommandRoutes } from '../routes.ts';
 
@@ -73,7 +72,7 @@ export async function commandTestApp(
     { eventStore, readDb, sql },
     {
       jwtSecret: 'test-secret-test-secret-test-secret-!!',
-      limiter: createLoginLimiter({ perAccount: 5, perAddress: 50 }),
+      limits: { perAccountAddress: 5, perAddress: 50 },
       license: options.license ?? (await testLicense()).service,
     },
   );

@@ -1,25 +1,20 @@
+import type { ReportName, ReportSource } from '@bahi/report-jobs';
 import { isDecimal, subtractDecimals, sumDecimals } from './decimal.ts';
 
-/** The reports that can be downloaded or sent: the names used in URLs and in WhatsApp requests. */
-export const REPORT_NAMES = [
-  'stock',
-  'ledger',
-  'daywise-report',
-  'balances',
-  'cashbook-report',
-  'payments',
-  'salary-report',
-] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];
-export const FORMATS = ['pdf', 'xlsx'] as const;
-export type ReportFormat = (typeof FORMATS)[number];
+export {
+  FORMATS,
+  REPORT_NAMES,
+  type ReportFormat,
+  type ReportName,
+  type ReportSource,
+} from '@bahi/report-jobs';
 
 export type ColumnKind = 'text' | 'date' | 'money' | 'quantity';
 export interface Column {
   key: string;
   header: string;
   kind: ColumnKind;
-  /** PDF width in points (fixed widths keep pdfmake fast); XLSX width is derived from it. */
+  /** PDF width in points (fixed widths: the table is drawn without measuring its cells); XLSX width is derived from it. */
   width: number;
   /**
    * A zero amount shows as '-' (the cashbook and ledger columns, as on screen): printed '-' in
@@ -53,16 +48,6 @@ export interface ReportDocument {
   rows: Row[];
   totals: TotalRow[];
   emptyText: string;
-}
-
-/** What the query side hands over: the JSON the on-screen report answered, and its filters. */
-export interface ReportSource {
-  report: ReportName;
-  /** The query parameters of the report (and the ledger's type and id). */
-  params: Record<string, string>;
-  /** Names for ids in the filters (city, collector, entity), looked up by the query side. */
-  names?: Record<string, string>;
-  data: unknown;
 }
 
 const day = (v: string | undefined) => (v ? v.slice(0, 10) : undefined);

@@ -1,17 +1,9 @@
+import type { StockMap, StockRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
-/** One product held in one godown (GET /reports/stock). */
-export interface StockRow {
-  godown_id: string;
-  product_id: string;
-  product_name: string;
-  /** Decimal text, 4 places. */
-  quantity: string;
-}
-
-/** GET /reports/stock: godown name -> its rows (two godowns of one name share a key). */
-export type StockMap = Record<string, StockRow[]>;
+// GET /reports/stock's answer, typed by the route's response schema (issue #19).
+export type { StockMap, StockRow };
 
 /** A card of the Stock report: one godown, told apart by its id. */
 export interface GodownStock {

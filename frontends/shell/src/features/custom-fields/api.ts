@@ -1,18 +1,12 @@
-import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from '@bahi/contracts';
+import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES, CustomFieldData } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
 export type FieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 export type EntityType = (typeof CUSTOM_FIELD_ENTITY_TYPES)[number];
 
-export interface CustomField {
-  id: string;
-  name: string;
-  type: FieldType;
-  is_required: boolean;
-  options: string[] | null;
-  entity_types: EntityType[];
-}
+/** A definition as GET /masters/custom-fields lists it: its events' data. */
+export type CustomField = CustomFieldData;
 
 /** Spec section 3: how each type is named on screen. */
 export const TYPE_LABEL: Record<FieldType, string> = {

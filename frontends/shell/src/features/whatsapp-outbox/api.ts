@@ -1,23 +1,9 @@
+import type { EventData } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
 /** One send's latest record (a `ReportSendRecorded` of the `report-sends` stream). */
-export interface OutboxEntry {
-  job_id: string;
-  report: string;
-  params: Record<string, string>;
-  recipient: string;
-  transport: 'cloud-api' | 'outbox';
-  /** `sent`: an Admin sent it by hand and marked it so. */
-  status: 'accepted' | 'outbox' | 'failed' | 'sent';
-  message_id: string | null;
-  error: string | null;
-  file_name: string;
-  sha256: string;
-  bytes: number;
-  read_position: string;
-  read_at: string;
-  requested_by: string;
+export interface OutboxEntry extends EventData<'ReportSendRecorded'> {
   recorded_at: string;
   /** Who recorded the latest record: the requester, or the Admin who marked it sent. */
   recorded_by?: string | null;

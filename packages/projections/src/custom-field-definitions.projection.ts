@@ -1,22 +1,14 @@
-import type { Projection } from './projection.ts';
-
-interface Definition {
-  id: string;
-  name: string;
-  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
-  is_required: boolean;
-  options: string[] | null;
-  entity_types: string[];
-}
+import { type Projection, typed } from './projection.ts';
 
 /** The custom field definitions as they stand: what transaction forms show and what the command side checks. */
 export const customFieldDefinitions: Projection = {
   name: 'custom_field_definitions',
   tables: ['custom_field_definitions'],
   async apply(tx, events) {
-    for (const event of events) {
+    for (const recorded of events) {
+      const event = typed(recorded);
       if (event.type === 'CustomFieldDefinitionCreated' || event.type === 'CustomFieldDefinitionUpdated') {
-        const d = event.data as Definition;
+        const d = event.data;
         const row = {
           id: d.id,
           name: d.name,
@@ -36,7 +28,7 @@ export const customFieldDefinitions: Projection = {
         await tx
           .updateTable('custom_field_definitions')
           .set({ deleted: true, updated_at: event.metadata.recordedAt })
-          .where('id', '=', (event.data as { id: string }).id)
+          .where('id', '=', event.data.id)
           .execute();
       }
     }

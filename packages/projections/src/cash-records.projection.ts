@@ -4,21 +4,47 @@ import type { RecordedEvent } from '@bahi/event-store';
 import type { Database } from '@bahi/read-db';
 import { sql, type Transaction } from 'kysely';
 import { chunks, createsRecord, RecordChanges } from './batch.ts';
-import type { Projection } from './projection.ts';
+import { type Projection, type TypedEvent, typed } from './projection.ts';
 
-type Rec = Record<string, unknown>;
+type CashKind = 'Payment' | 'Transfer' | 'SalaryPayment' | 'ClearingPayout' | 'Expense' | 'Income';
 
-/** Where each cash event keeps its record, date, city and amount. */
-const SHAPES: Record<string, { kind: string; key: string; date: string; amount: string }> = {
-  PaymentRecorded: { kind: 'Payment', key: 'payment', date: 'payment_date', amount: 'amount' },
-  TransferRecorded: { kind: 'Transfer', key: 'transfer', date: 'transfer_date', amount: 'sent_amount' },
-  SalaryPaid: { kind: 'SalaryPayment', key: 'salary_payment', date: 'payment_date', amount: 'amount' },
-  ClearingPaidOut: { kind: 'ClearingPayout', key: 'payout', date: 'payout_date', amount: 'amount' },
-  ExpenseRecorded: { kind: 'Expense', key: 'entry', date: 'expense_date', amount: 'amount' },
-  ExpenseUpdated: { kind: 'Expense', key: 'entry', date: 'expense_date', amount: 'amount' },
-  IncomeRecorded: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
-  IncomeUpdated: { kind: 'Income', key: 'entry', date: 'income_date', amount: 'amount' },
-};
+/** The record a cash event carries, with its date and amount, by the event's contract. */
+function cashRecordOf(
+  event: TypedEvent,
+):
+  | { kind: CashKind; record: { id: string; city_id?: string | null }; date: string; amount: string }
+  | undefined {
+  switch (event.type) {
+    case 'PaymentRecorded': {
+      const r = event.data.payment;
+      return { kind: 'Payment', record: r, date: r.payment_date, amount: r.amount };
+    }
+    case 'TransferRecorded': {
+      const r = event.data.transfer;
+      return { kind: 'Transfer', record: r, date: r.transfer_date, amount: r.sent_amount };
+    }
+    case 'SalaryPaid': {
+      const r = event.data.salary_payment;
+      return { kind: 'SalaryPayment', record: r, date: r.payment_date, amount: r.amount };
+    }
+    case 'ClearingPaidOut': {
+      const r = event.data.payout;
+      return { kind: 'ClearingPayout', record: r, date: r.payout_date, amount: r.amount };
+    }
+    case 'ExpenseRecorded':
+    case 'ExpenseUpdated': {
+      const r = event.data.entry;
+      return { kind: 'Expense', record: r, date: r.expense_date, amount: r.amount };
+    }
+    case 'IncomeRecorded':
+    case 'IncomeUpdated': {
+      const r = event.data.entry;
+      return { kind: 'Income', record: r, date: r.income_date, amount: r.amount };
+    }
+    default:
+      return undefined;
+  }
+}
 
 const isNominal = (account: string) =>
   account.startsWith('nominal:Expense:') ||
@@ -45,9 +71,9 @@ class NominalValues {
 
   /** The rows of the records these events edit that were written before this batch. */
   async load(tx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void> {
-    const edited = events.flatMap((e) =>
-      UPDATES.has(e.type) ? [(e.data as { entry: Rec }).entry.id as string] : [],
-    );
+    const edited = events
+      .map(typed)
+      .flatMap((e) => (e.type === 'ExpenseUpdated' || e.type === 'IncomeUpdated' ? [e.data.entry.id] : []));
     for (const ids of chunks([...new Set(edited)])) {
       const rows = await tx
         .selectFrom('cash_records')
@@ -62,7 +88,7 @@ class NominalValues {
   }
 
   /** The record's value after this event, unsigned as the row keeps it. */
-  after(event: RecordedEvent, id: string, postings: readonly Posting[] | undefined): string {
+  after(event: TypedEvent, id: string, postings: readonly Posting[] | undefined): string {
     const before = UPDATES.has(event.type) ? (this.#signed.get(id) ?? zero(2)) : zero(2);
     const value = add(before, nominalSum(postings));
     this.#signed.set(id, value);
@@ -80,25 +106,29 @@ export const cashRecords: Projection = {
     const changes = new RecordChanges('cash_records');
     const nominal = new NominalValues();
     await nominal.load(tx, events);
-    for (const event of events) {
-      const d = event.data as Rec;
+    for (const recorded of events) {
+      const event = typed(recorded);
       if (event.type === 'ExpenseDeleted' || event.type === 'IncomeDeleted') {
-        changes.deleted(d.id as string);
+        changes.deleted(event.data.id);
         continue;
       }
-      const shape = SHAPES[event.type];
-      if (!shape) continue;
-      const r = d[shape.key] as Rec;
+      const found = cashRecordOf(event);
+      if (!found) continue;
+      const { record } = found;
       changes.write(
-        r.id as string,
+        record.id,
         {
-          id: r.id as string,
-          kind: shape.kind as 'Payment',
-          business_date: r[shape.date] as string,
-          city_id: (r.city_id as string | undefined) ?? null,
-          amount: r[shape.amount] as string,
-          nominal_inr: nominal.after(event, r.id as string, d.postings as Posting[] | undefined),
-          record: JSON.stringify(r),
+          id: record.id,
+          kind: found.kind,
+          business_date: found.date,
+          city_id: record.city_id ?? null,
+          amount: found.amount,
+          nominal_inr: nominal.after(
+            event,
+            record.id,
+            'postings' in event.data ? event.data.postings : undefined,
+          ),
+          record: JSON.stringify(record),
           created_at: event.metadata.recordedAt,
         },
         createsRecord(event.type),

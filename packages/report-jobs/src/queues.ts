@@ -1,14 +1,14 @@
-import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   BACKOFF_MS,
   JOB_ATTEMPTS,
-  type JobContext,
   type JobQueue,
   type JobState,
+  PermanentJobError,
+  type Processor,
   type ReportJob,
 } from './jobs.ts';
-import { PermanentJobError } from './process.ts';
 
 export const DEFAULT_QUEUE = 'bahi-reports';
 export const DEFAULT_PREFIX = 'bahi';
@@ -19,8 +19,40 @@ export interface QueueNames {
   prefix?: string;
 }
 
+/** How long a worker counts as present after its last beat, and how often it beats. */
+export const WORKER_PRESENCE_TTL_MS = 6_000;
+export const WORKER_BEAT_MS = 2_000;
+
+/**
+ * Which workers are running, on Redis: each beats (`SET <base>:worker:<id> PX 6000`, its id in
+ * the set `<base>:workers`) every 2 s and removes itself when it stops. A worker killed without
+ * stopping counts for at most 6 s more. Portable: no CLIENT LIST (some hosted Redis lack it).
+ */
+export function workerPresence(redis: Redis, names: QueueNames = {}) {
+  const base = `${names.prefix ?? DEFAULT_PREFIX}:${names.queueName ?? DEFAULT_QUEUE}`;
+  const set = `${base}:workers`;
+  const key = (id: string) => `${base}:worker:${id}`;
+  return {
+    async beat(id: string) {
+      await redis.multi().sadd(set, id).set(key(id), '1', 'PX', WORKER_PRESENCE_TTL_MS).exec();
+    },
+    async leave(id: string) {
+      await redis.multi().srem(set, id).del(key(id)).exec();
+    },
+    async count(): Promise<number> {
+      const ids = await redis.smembers(set);
+      if (ids.length === 0) return 0;
+      const alive = await redis.mget(ids.map(key));
+      const gone = ids.filter((_, i) => alive[i] === null);
+      if (gone.length > 0) await redis.srem(set, ...gone);
+      return ids.length - gone.length;
+    },
+  };
+}
+
 /** Distributed: the queue on Redis (BullMQ). Adding a job id that exists changes nothing. */
 export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueue & { queue: Queue } {
+  const presence = workerPresence(connection, names);
   const queue = new Queue<ReportJob>(names.queueName ?? DEFAULT_QUEUE, {
     connection,
     prefix: names.prefix ?? DEFAULT_PREFIX,
@@ -53,49 +85,11 @@ export function bullJobQueue(connection: Redis, names: QueueNames = {}): JobQueu
     async forget(jobId) {
       await queue.remove(jobId);
     },
+    workers: () => presence.count(),
     async close() {
       await queue.close();
     },
   };
-}
-
-export type Processor = (job: JobContext) => Promise<unknown>;
-
-/**
- * Distributed: a BullMQ worker. A job whose worker dies keeps its lock only for
- * `lockDurationMs`; then BullMQ's stalled-job check puts it back in the queue and another (or
- * the restarted) worker runs it again from the start.
- */
-export function bullWorker(
-  connection: Redis,
-  processor: Processor,
-  options: QueueNames & { lockDurationMs?: number; concurrency?: number } = {},
-): Worker {
-  const lockDuration = options.lockDurationMs ?? 30_000;
-  return new Worker<ReportJob>(
-    options.queueName ?? DEFAULT_QUEUE,
-    async (job: BullJob<ReportJob>) => {
-      try {
-        return await processor({
-          id: job.id!,
-          data: job.data,
-          attemptsMade: job.attemptsMade,
-          attempts: job.opts.attempts ?? 1,
-        });
-      } catch (error) {
-        if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
-        throw error;
-      }
-    },
-    {
-      connection,
-      prefix: options.prefix ?? DEFAULT_PREFIX,
-      concurrency: options.concurrency ?? 1,
-      lockDuration,
-      stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
-      maxStalledCount: 2,
-    },
-  );
 }
 
 interface Entry {
@@ -175,6 +169,9 @@ export function inProcessJobQueue(): JobQueue & { start(processor: Processor): v
     async forget(jobId) {
       const entry = jobs.get(jobId);
       if (entry && (entry.state === 'completed' || entry.state === 'failed')) jobs.delete(jobId);
+    },
+    async workers() {
+      return processor && !closed ? 1 : 0;
     },
     start(p) {
       processor = p;

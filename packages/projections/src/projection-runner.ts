@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
-import type { Projection } from './projection.ts';
+import { type Projection, typed } from './projection.ts';
 import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 export interface ProjectionRunnerOptions {
@@ -163,10 +163,10 @@ export class ProjectionRunner {
      */
     const commit = async (batch: RecordedEvent[]): Promise<void> => {
       const last = batch.at(-1)!.position;
-      for (const event of batch) {
+      for (const recorded of batch) {
+        const event = typed(recorded);
         if (event.type !== 'EventQuarantined') continue;
-        const q = event.data as { projection?: string; position?: string };
-        if (q.projection === this.name && q.position) quarantined.add(BigInt(q.position));
+        if (event.data.projection === this.name) quarantined.add(BigInt(event.data.position));
       }
       let stage = 'lock' as 'lock' | 'apply' | 'commit';
       try {

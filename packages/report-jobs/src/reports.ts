@@ -21,9 +21,15 @@ export function connectReports(
     failFast?: boolean;
   } = {},
 ): Reports & { redis: Redis; queue: ReturnType<typeof bullJobQueue> } {
-  // A BullMQ worker wants maxRetriesPerRequest null (a command waits for Redis to come back);
-  // a request being answered should not hang on it.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: names.failFast ? 2 : null });
+  // A BullMQ worker wants maxRetriesPerRequest null (a command waits for Redis to come back).
+  // A request being answered must not hang on it: while Redis is out of reach a command fails at
+  // once (no offline queue), and one Redis does not answer fails after a second and a half.
+  const redis = new Redis(
+    redisUrl,
+    names.failFast
+      ? { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1500, connectTimeout: 1500 }
+      : { maxRetriesPerRequest: null },
+  );
   redis.on('error', () => {}); // surfaced through readiness and the request that needed it
   const queue = bullJobQueue(redis, names);
   return {
@@ -45,6 +51,7 @@ export function inProcessReports(): InProcessReports {
 
 export type Outcome =
   | { kind: 'file'; file: StoredFile }
+  | { kind: 'no-worker' }
   | { kind: 'done' }
   | { kind: 'failed'; reason: string }
   | { kind: 'pending' };
@@ -63,16 +70,19 @@ export async function runJob(
 ): Promise<Outcome> {
   // The file store answers first (and fails fast when Redis is out of reach).
   const existing = await reports.files.get(jobId);
-  if (job.kind === 'render' && !existing) {
+  if (job.kind === 'render') {
+    if (existing) return { kind: 'file', file: existing };
     // A finished job whose file has expired (or was evicted) runs again.
     if ((await reports.queue.state(jobId)).state === 'completed') await reports.queue.forget(jobId);
   }
+  // A job no worker would take is not queued: the requester hears so now, not in 20 s.
+  if ((await reports.queue.workers()) === 0) return { kind: 'no-worker' };
   // BullMQ waits for its connection without limit; a request does not.
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     reports.queue.add(jobId, job),
     new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the job queue did not answer in 5 s')), 5000);
+      timer = setTimeout(() => reject(new Error('the job queue did not answer in 1.5 s')), 1500);
     }),
   ]).finally(() => clearTimeout(timer));
   const until = Date.now() + waitMs;

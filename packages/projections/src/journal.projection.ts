@@ -1,58 +1,52 @@
 import type { Posting } from '@bahi/contracts';
-import type { RecordedEvent } from '@bahi/event-store';
 import { sql } from 'kysely';
 import { chunks, insertRows } from './batch.ts';
-import type { Projection } from './projection.ts';
+import { type Projection, type TypedEvent, typed } from './projection.ts';
 
 /**
  * The record an event's postings belong to and the business date they count on. Returns
  * count on the day of the return but belong to their purchase or sale (a delete undoes them
  * with it); a delete carries no date, so it counts on its record's last known date.
  */
-function recordOf(event: RecordedEvent): { id: string; date: string | undefined } | undefined {
-  const d = event.data as Record<string, Record<string, string> | string | undefined>;
-  const from = (key: string, dateKey: string) => {
-    const record = d[key] as Record<string, string> | undefined;
-    return record ? { id: record.id!, date: record[dateKey] } : undefined;
-  };
+function recordOf(event: TypedEvent): { id: string; date: string | undefined } | undefined {
   switch (event.type) {
     case 'PurchaseRecorded':
     case 'PurchaseUpdated':
-      return from('purchase', 'purchase_date');
+      return { id: event.data.purchase.id, date: event.data.purchase.purchase_date };
     case 'SaleRecorded':
     case 'SaleUpdated':
-      return from('sale', 'sale_date');
-    case 'PurchaseReturned': {
-      const r = d.purchase_return as Record<string, string>;
-      return { id: r.purchase_id!, date: r.return_date };
-    }
-    case 'SaleReturned': {
-      const r = d.sale_return as Record<string, string>;
-      return { id: r.sale_id!, date: r.return_date };
-    }
+      return { id: event.data.sale.id, date: event.data.sale.sale_date };
+    case 'PurchaseReturned':
+      return { id: event.data.purchase_return.purchase_id, date: event.data.purchase_return.return_date };
+    case 'SaleReturned':
+      return { id: event.data.sale_return.sale_id, date: event.data.sale_return.return_date };
     case 'PaymentRecorded':
-      return from('payment', 'payment_date');
+      return { id: event.data.payment.id, date: event.data.payment.payment_date };
     case 'ClearingPaidOut':
-      return from('payout', 'payout_date');
+      return { id: event.data.payout.id, date: event.data.payout.payout_date };
     case 'SalaryPaid':
-      return from('salary_payment', 'payment_date');
+      return { id: event.data.salary_payment.id, date: event.data.salary_payment.payment_date };
     case 'TransferRecorded':
-      return from('transfer', 'transfer_date');
+      return { id: event.data.transfer.id, date: event.data.transfer.transfer_date };
     case 'ExpenseRecorded':
     case 'ExpenseUpdated':
-      return from('entry', 'expense_date');
+      return { id: event.data.entry.id, date: event.data.entry.expense_date };
     case 'IncomeRecorded':
     case 'IncomeUpdated':
-      return from('entry', 'income_date');
+      return { id: event.data.entry.id, date: event.data.entry.income_date };
     case 'PurchaseDeleted':
     case 'SaleDeleted':
     case 'ExpenseDeleted':
     case 'IncomeDeleted':
-      return { id: d.id as string, date: undefined };
+      return { id: event.data.id, date: undefined };
     default:
       return undefined;
   }
 }
+
+/** The posting lines an event carries (the events that move money or stock carry them). */
+const postingsOf = (event: TypedEvent): readonly Posting[] | undefined =>
+  'postings' in event.data ? event.data.postings : undefined;
 
 /** Every posting line of every event: the source of balances, ledgers and the day-wise books. */
 export const journal: Projection = {
@@ -65,7 +59,7 @@ export const journal: Projection = {
     // written in it, else from the journal (one query for all of them).
     const lastDate = new Map<string, string>();
     const undated = events.flatMap((event) => {
-      const record = recordOf(event);
+      const record = recordOf(typed(event));
       return record && !record.date ? [record.id] : [];
     });
     for (const ids of chunks([...new Set(undated)])) {
@@ -80,8 +74,9 @@ export const journal: Projection = {
       for (const row of known) lastDate.set(row.record_id, row.business_date);
     }
     const rows = [];
-    for (const event of events) {
-      const postings = (event.data as { postings?: Posting[] }).postings;
+    for (const recorded of events) {
+      const event = typed(recorded);
+      const postings = postingsOf(event);
       const record = recordOf(event);
       if (!postings || postings.length === 0 || !record) continue;
       const date = record.date ?? lastDate.get(record.id) ?? event.metadata.recordedAt.slice(0, 10);

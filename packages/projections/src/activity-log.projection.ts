@@ -1,107 +1,68 @@
-import type { RecordedEvent } from '@bahi/event-store';
 import { chunks, insertRows } from './batch.ts';
-import type { Projection } from './projection.ts';
+import { type Projection, type TypedEvent, typed } from './projection.ts';
 
-type Rec = Record<string, unknown>;
-type Change = { action: 'CREATE' | 'UPDATE' | 'DELETE'; model: string; id: string; data: Rec | null };
+type Change = { action: 'CREATE' | 'UPDATE' | 'DELETE'; model: string; id: string; data: object | null };
 
+type MasterKind = 'City' | 'Product' | 'Funder' | 'Agent' | 'Godown' | 'Collector' | 'User';
+type MasterEvent = Extract<TypedEvent, { type: `${MasterKind}${'Created' | 'Updated' | 'Deleted'}` }>;
 const MASTER = /^(City|Product|Funder|Agent|Godown|Collector|User)(Created|Updated|Deleted)$/;
+const isMaster = (event: TypedEvent): event is MasterEvent => MASTER.test(event.type);
 const ACTION = { Created: 'CREATE', Recorded: 'CREATE', Updated: 'UPDATE', Deleted: 'DELETE' } as const;
 
+const created = (model: string, record: { id: string }): Change => ({
+  action: 'CREATE',
+  model,
+  id: record.id,
+  data: record,
+});
+const recordedOrUpdated = (type: string, model: string, record: { id: string }): Change => ({
+  action: type.endsWith('Updated') ? 'UPDATE' : 'CREATE',
+  model,
+  id: record.id,
+  data: record,
+});
+const deleted = (model: string, id: string): Change => ({ action: 'DELETE', model, id, data: null });
+
 /** What an event did to which record, in the activity log's words; undefined for events it does not log. */
-function changeOf(event: RecordedEvent): Change | undefined {
-  const d = event.data as Rec;
-  const master = MASTER.exec(event.type);
-  if (master) {
-    const action = ACTION[master[2] as keyof typeof ACTION];
-    return { action, model: master[1]!, id: d.id as string, data: action === 'DELETE' ? null : d };
+function changeOf(event: TypedEvent): Change | undefined {
+  if (isMaster(event)) {
+    const [, model, verb] = MASTER.exec(event.type)!;
+    const action = ACTION[verb as keyof typeof ACTION];
+    return { action, model: model!, id: event.data.id, data: action === 'DELETE' ? null : event.data };
   }
-  const record = (key: string) => d[key] as Rec;
   switch (event.type) {
     case 'PurchaseRecorded':
     case 'PurchaseUpdated':
-      return {
-        action: ACTION[event.type === 'PurchaseRecorded' ? 'Recorded' : 'Updated'],
-        model: 'Purchase',
-        id: record('purchase').id as string,
-        data: record('purchase'),
-      };
+      return recordedOrUpdated(event.type, 'Purchase', event.data.purchase);
     case 'SaleRecorded':
     case 'SaleUpdated':
-      return {
-        action: ACTION[event.type === 'SaleRecorded' ? 'Recorded' : 'Updated'],
-        model: 'Sale',
-        id: record('sale').id as string,
-        data: record('sale'),
-      };
+      return recordedOrUpdated(event.type, 'Sale', event.data.sale);
     case 'PurchaseDeleted':
-      return { action: 'DELETE', model: 'Purchase', id: d.id as string, data: null };
+      return deleted('Purchase', event.data.id);
     case 'SaleDeleted':
-      return { action: 'DELETE', model: 'Sale', id: d.id as string, data: null };
+      return deleted('Sale', event.data.id);
     case 'PurchaseReturned':
-      return {
-        action: 'CREATE',
-        model: 'PurchaseReturn',
-        id: record('purchase_return').id as string,
-        data: record('purchase_return'),
-      };
+      return created('PurchaseReturn', event.data.purchase_return);
     case 'SaleReturned':
-      return {
-        action: 'CREATE',
-        model: 'SaleReturn',
-        id: record('sale_return').id as string,
-        data: record('sale_return'),
-      };
+      return created('SaleReturn', event.data.sale_return);
     case 'PaymentRecorded':
-      return {
-        action: 'CREATE',
-        model: 'Payment',
-        id: record('payment').id as string,
-        data: record('payment'),
-      };
+      return created('Payment', event.data.payment);
     case 'TransferRecorded':
-      return {
-        action: 'CREATE',
-        model: 'Transfer',
-        id: record('transfer').id as string,
-        data: record('transfer'),
-      };
+      return created('Transfer', event.data.transfer);
     case 'SalaryPaid':
-      return {
-        action: 'CREATE',
-        model: 'SalaryPayment',
-        id: record('salary_payment').id as string,
-        data: record('salary_payment'),
-      };
+      return created('SalaryPayment', event.data.salary_payment);
     case 'ClearingPaidOut':
-      return {
-        action: 'CREATE',
-        model: 'ClearingPayout',
-        id: record('payout').id as string,
-        data: record('payout'),
-      };
+      return created('ClearingPayout', event.data.payout);
     case 'ExpenseRecorded':
     case 'ExpenseUpdated':
+      return recordedOrUpdated(event.type, 'Expense', event.data.entry);
     case 'IncomeRecorded':
-    case 'IncomeUpdated': {
-      const [model, change] = event.type.startsWith('Expense')
-        ? ['Expense', event.type.slice(7)]
-        : ['Income', event.type.slice(6)];
-      return {
-        action: ACTION[change as 'Recorded' | 'Updated'],
-        model,
-        id: record('entry').id as string,
-        data: record('entry'),
-      };
-    }
+    case 'IncomeUpdated':
+      return recordedOrUpdated(event.type, 'Income', event.data.entry);
     case 'ExpenseDeleted':
+      return deleted('Expense', event.data.id);
     case 'IncomeDeleted':
-      return {
-        action: 'DELETE',
-        model: event.type.startsWith('Expense') ? 'Expense' : 'Income',
-        id: d.id as string,
-        data: null,
-      };
+      return deleted('Income', event.data.id);
     default:
       return undefined;
   }
@@ -115,7 +76,7 @@ export const activityLog: Projection = {
   readIndexes: ['activity_log_record'],
   async apply(tx, events) {
     const changes = events.flatMap((event) => {
-      const change = changeOf(event);
+      const change = changeOf(typed(event));
       return change ? [{ event, change }] : [];
     });
     if (changes.length === 0) return;

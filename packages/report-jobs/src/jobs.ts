@@ -1,4 +1,4 @@
-import type { ReportFormat, ReportSource } from './render/document.ts';
+import type { ReportFormat, ReportSource } from './report-source.ts';
 
 /** Who asked: notifications go to their role, and only they (or an Admin) may fetch the file. */
 export interface Requester {
@@ -43,9 +43,16 @@ export interface JobQueue {
   state(jobId: string): Promise<{ state: JobState; failedReason?: string | undefined }>;
   /** Drops a finished job, so the same id can run again (its file expired before it). */
   forget(jobId: string): Promise<void>;
+  /** How many workers take jobs from this queue now (0: a job added would wait for one). */
+  workers(): Promise<number>;
   close(): Promise<void>;
 }
 
 export const JOB_ATTEMPTS = 5;
 /** Exponential backoff between attempts: 1 s, 2 s, 4 s, ... */
 export const BACKOFF_MS = 1000;
+
+/** A failure no retry can mend (a bad job, a refused number): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export type Processor = (job: JobContext) => Promise<unknown>;

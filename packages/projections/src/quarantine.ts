@@ -2,6 +2,7 @@ import { QUARANTINE_STREAM } from '@bahi/contracts';
 import type { EventMetadata, EventStore, RecordedEvent } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
 import { allProjections } from './all-projections.ts';
+import { typed } from './projection.ts';
 import { resumeProjection } from './rebuild.ts';
 
 /**
@@ -37,13 +38,17 @@ export interface QuarantineEntry {
 /** Every quarantine decision, oldest first. */
 export async function listQuarantined(eventStore: EventStore): Promise<QuarantineEntry[]> {
   const events = await eventStore.readStream(QUARANTINE_STREAM);
-  return events
-    .filter((e) => e.type === 'EventQuarantined')
-    .map((e) => ({
-      ...(e.data as Omit<QuarantineEntry, 'quarantined_at' | 'quarantined_by'>),
-      quarantined_at: e.metadata.recordedAt,
-      quarantined_by: (e.metadata.userId as string | null | undefined) ?? null,
-    }));
+  return events.map(typed).flatMap((e) =>
+    e.type === 'EventQuarantined'
+      ? [
+          {
+            ...e.data,
+            quarantined_at: e.metadata.recordedAt,
+            quarantined_by: (e.metadata.userId as string | null | undefined) ?? null,
+          },
+        ]
+      : [],
+  );
 }
 
 /** The positions set aside, per projection. */

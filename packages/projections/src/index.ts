@@ -1,0 +1,23 @@
+export { customFieldDefinitions } from './custom-field-definitions.projection.ts';
+export { journal } from './journal.projection.ts';
+export { masterReferences } from './master-references.projection.ts';
+export { masters } from './masters.projection.ts';
+export type { Projection } from './projection.ts';
+export { ProjectionRunner } from './projection-runner.ts';
+export { allProjections, type Projector, startProjector } from './projector.ts';
+export {
+  failingEvent,
+  listQuarantined,
+  QuarantineRefused,
+  quarantineEvent,
+} from './quarantine.ts';
+export {
+  claimRequestedRebuild,
+  RebuildRefused,
+  type RebuildReport,
+  rebuildProjections,
+  requestRebuild,
+  resolveProjections,
+  resumeProjection,
+} from './rebuild.ts';
+export { recordStreams } from './record-streams.projection.ts';

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ZodTypeProvider } from './contract.ts';
+import { createHttpApp, HttpError, registerErrorMapping } from './http-app.ts';
+
+class OutOfStock extends Error {}
+
+function app() {
+  const a = createHttpApp({ fastify: { logger: false } });
+  registerErrorMapping(a, (error) =>
+    error instanceof OutOfStock ? new HttpError(409, 'Not enough stock.') : undefined,
+  );
+  const api = a.withTypeProvider<ZodTypeProvider>();
+  const thing = z.object({ name: z.string().min(1, 'Name is required'), qty: z.coerce.number() });
+  api.put(
+    '/api/things/:id',
+    {
+      schema: {
+        summary: 'Change a thing',
+        params: z.object({
+          id: z.string().transform((id) => {
+            if (!/^\d+$/.test(id)) throw new HttpError(404, 'Thing not found.');
+            return Number(id);
+          }),
+        }),
+        body: thing,
+        response: { 200: thing.extend({ id: z.number() }) },
+      },
+    },
+    async (request) => ({ id: request.params.id, ...request.body }),
+  );
+  api.get(
+    '/api/things',
+    {
+      schema: {
+        querystring: z.object({ page: z.coerce.number().default(1) }),
+        response: { 200: z.unknown() },
+      },
+    },
+    async (request) => {
+      if (request.query.page > 9) throw new OutOfStock();
+      return { page: request.query.page };
+    },
+  );
+  return a;
+}
+
+describe('route schemas (issue #19)', () => {
+  it('hands the handler the parsed input, and refuses a bad body as a handler parse did', async () => {
+    const a = app();
+    const ok = await a.inject({ method: 'PUT', url: '/api/things/7', payload: { name: 'Cumin', qty: '3' } });
+    expect(ok.json()).toEqual({ id: 7, name: 'Cumin', qty: 3 });
+    const bad = await a.inject({ method: 'PUT', url: '/api/things/7', payload: { name: '' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      message: 'The request is not valid.',
+      errors: [
+        { msg: 'Name is required', path: 'name' },
+        { msg: expect.any(String), path: 'qty' },
+      ],
+    });
+    const none = await a.inject({ method: 'PUT', url: '/api/things/7' });
+    expect(none.json().errors).toEqual([{ msg: expect.stringContaining('received undefined'), path: '' }]);
+  });
+
+  it('keeps the status of an HttpError a params schema throws, before the body is looked at', async () => {
+    const res = await app().inject({ method: 'PUT', url: '/api/things/x', payload: {} });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Thing not found.' });
+  });
+
+  it('maps a registered error to its client error', async () => {
+    const res = await app().inject({ method: 'GET', url: '/api/things?page=10' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ message: 'Not enough stock.' });
+  });
+
+  it('describes its routes in openapi.json and lists them at /api/docs', async () => {
+    const a = app();
+    const doc = (await a.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const put = doc.paths['/api/things/{id}'].put;
+    expect(put.summary).toBe('Change a thing');
+    expect(put.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(put.requestBody.content['application/json'].schema.required).toEqual(['name', 'qty']);
+    expect(put.responses['200'].content['application/json'].schema.properties.id).toEqual({ type: 'number' });
+    expect(doc.paths['/api/things'].get.parameters[0]).toMatchObject({
+      name: 'page',
+      in: 'query',
+      required: false,
+    });
+    const page = await a.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('/api/things/{id}');
+  });
+});
