@@ -1,4 +1,4 @@
-import { customFieldDefinitions, type Projector, startProjector } from '@bahi/projector';
+import { customFieldDefinitions, type Projector, startProjector } from '@bahi/projections';
 import { ProjectionBehindError } from '@bahi/read-db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definitionsCurrentAt } from './definitions-current.ts';
