@@ -37,6 +37,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { nginxAvailable, startGateway } from '../../test/gateway.ts';
 
@@ -308,6 +309,24 @@ async function startStandaloneServer(): Promise<Server> {
   return { mode: 'standalone', writeBase: base, readBase: base, procs: [proc], stop };
 }
 
+/** The report queue's keys under this run's prefix (BAHI_QUEUE_PREFIX), left in Redis otherwise. */
+async function dropQueueKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch (error) {
+    log(`could not drop the queue keys ${prefix}:* from Redis: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function startDistributed(mode: 'distributed' | 'gateway'): Promise<Server> {
   const name = `bahi_bench_mix_${randomUUID().slice(0, 8)}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -346,6 +365,7 @@ async function startDistributed(mode: 'distributed' | 'gateway'): Promise<Server
     await gateway?.stop();
     await Promise.all(procs.map(stopProcess));
     await sql.end();
+    await dropQueueKeys(name);
     const c = new pg.Client({ connectionString: DATABASE_URL });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
