@@ -67,6 +67,14 @@ export interface EventStore {
    * later, once no older transaction is still open.
    */
   headPosition(): Promise<bigint>;
+  /**
+   * The distinct types of the events after `afterPosition` up to and including the event at
+   * `upToPosition`, once no transaction below that event can still commit (else undefined: ask
+   * again later, or read $all). Cheaper than reading the events themselves when a caller only
+   * needs to know what kind of events lie in a stretch. Optional: adapters without it are read
+   * with readAll.
+   */
+  eventTypesBetween?(afterPosition: bigint, upToPosition: bigint): Promise<string[] | undefined>;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,7 @@ import {
 import { waitForProjections } from '@bahi/read-db';
 import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
 import { clientPosition, requestMeta } from '../request-meta.ts';
@@ -67,10 +68,7 @@ export async function customFields(
       .select(['id', 'name', 'type', 'is_required', 'options', 'entity_types'])
       .where('deleted', '=', false)
       .execute();
-  if (seen !== undefined) {
-    const head = await deps.eventStore.headPosition();
-    await waitForProjections(deps.readDb, ['custom_field_definitions'], seen < head ? seen : head);
-  }
+  if (seen !== undefined) await definitionsCurrentAt(deps, seen);
   const known = await definitions();
   if (Object.keys(values).every((key) => known.some((d) => d.id === key))) {
     return checkCustomFields(entity, values, known);
