@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateLicenseKeys, issueLicense, type LicenseClaims } from '@bahi/server-kit';
@@ -93,7 +94,6 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service beh
     await waitFor(
       'the test Redis',
       async () => {
-        const { connect } = await import('node:net');
         return new Promise<true | undefined>((ok) => {
           const s = connect(redisPort, '127.0.0.1');
           s.once('connect', () => {

@@ -1,45 +1,25 @@
-// Runs the real nginx binary with deploy/gateway/bahi.conf.template (rendered the way the official
-// nginx image's envsubst would) in front of two fake upstreams standing in for command and query.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
-import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../packages/server-kit/src/http-app.ts';
-import { type Gateway, startGateway } from '../../test/gateway.ts';
+import { type Gateway, nginxAvailable, startGateway } from '../../test/gateway.ts';
+import { freePort } from '../../test/processes.ts';
 
-const NGINX = '/usr/sbin/nginx';
 const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bahi.conf.template');
 const TEMPLATE_VARS = ['COMMAND_UPSTREAM', 'QUERY_UPSTREAM', 'FRONTENDS_ROOT', 'GATEWAY_PORT'] as const;
 type TemplateVars = Record<(typeof TEMPLATE_VARS)[number], string>;
 
-const nginxAvailable = await access(NGINX, fsConstants.X_OK).then(
-  () => true,
-  () => false,
-);
-if (!nginxAvailable) console.log(`gateway.int.test: skipped, ${NGINX} is not installed`);
+if (!nginxAvailable) console.log('gateway.int.test: skipped, nginx is not installed');
 
 /** Substitute ${VAR} for the given variables only, like the nginx image's envsubst with a defined set. */
 function renderTemplate(template: string, vars: TemplateVars): string {
   return template.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (whole, name: string) =>
     name in vars ? vars[name as keyof TemplateVars] : whole,
   );
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function listen(server: http.Server): Promise<number> {
@@ -125,33 +105,12 @@ function request(
   });
 }
 
-async function waitForPort(port: number, nginx: ChildProcess, errorLog: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (nginx.exitCode !== null) {
-      const log = await readFile(errorLog, 'utf8').catch(() => '');
-      throw new Error(`nginx exited with code ${nginx.exitCode}:\n${log}`);
-    }
-    const connected = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (connected) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nginx did not listen on ${port} within 10 s`);
-}
-
 const APP_JS = `/* app bundle */\n${'console.log("bahi shell asset");\n'.repeat(100)}`;
 const REMOTE_ENTRY_JS = 'var masters; /* remote entry */';
 
 describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () => {
   let dir = '';
-  let nginx: ChildProcess | undefined;
+  let gateway: Gateway | undefined;
   let command: http.Server | undefined;
   let query: http.Server | undefined;
   let gatewayPort = 0;
@@ -171,59 +130,29 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
 
     command = fakeService('command', sse);
     query = fakeService('query', sse);
-    const commandPort = await listen(command);
-    const queryPort = await listen(query);
-    gatewayPort = await freePort();
+    gateway = await startGateway({
+      commandUpstream: `127.0.0.1:${await listen(command)}`,
+      queryUpstream: `127.0.0.1:${await listen(query)}`,
+      frontendsRoot: frontends,
+    });
+    gatewayPort = gateway.port;
+  });
 
-    const template = await readFile(TEMPLATE, 'utf8');
-    const rendered = renderTemplate(template, {
-      COMMAND_UPSTREAM: `127.0.0.1:${commandPort}`,
-      QUERY_UPSTREAM: `127.0.0.1:${queryPort}`,
-      FRONTENDS_ROOT: frontends,
-      GATEWAY_PORT: `127.0.0.1:${gatewayPort}`,
+  it('renders every template variable (none is left for nginx to read literally)', async () => {
+    const rendered = renderTemplate(await readFile(TEMPLATE, 'utf8'), {
+      COMMAND_UPSTREAM: 'command:3001',
+      QUERY_UPSTREAM: 'query:3002',
+      FRONTENDS_ROOT: '/srv/bahi/frontends',
+      GATEWAY_PORT: '8080',
     });
     const unrendered = rendered
       .split('\n')
       .filter((line) => !line.trim().startsWith('#') && line.includes('${'));
     expect(unrendered).toEqual([]);
-    await writeFile(path.join(dir, 'rendered.conf'), rendered);
-
-    const t = (name: string) => path.join(dir, name);
-    const errorLog = t('error.log');
-    const conf = [
-      'daemon off;',
-      'worker_processes 1;',
-      `pid ${t('nginx.pid')};`,
-      `error_log ${errorLog} warn;`,
-      'events { worker_connections 256; }',
-      'http {',
-      '  include /etc/nginx/mime.types;',
-      '  default_type application/octet-stream;',
-      `  client_body_temp_path ${t('client_body')};`,
-      `  proxy_temp_path ${t('proxy')};`,
-      `  fastcgi_temp_path ${t('fastcgi')};`,
-      `  uwsgi_temp_path ${t('uwsgi')};`,
-      `  scgi_temp_path ${t('scgi')};`,
-      '  access_log off;',
-      `  include ${t('rendered.conf')};`,
-      '}',
-      '',
-    ].join('\n');
-    await writeFile(t('nginx.conf'), conf);
-
-    nginx = spawn(NGINX, ['-p', dir, '-c', t('nginx.conf'), '-e', errorLog], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitForPort(gatewayPort, nginx, errorLog);
   });
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((resolve) => nginx?.once('exit', resolve));
-      nginx.kill('SIGTERM'); // fast shutdown of master and workers
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (nginx.exitCode === null) nginx.kill('SIGKILL');
-    }
+    await gateway?.stop();
     await closeServer(command);
     await closeServer(query);
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -18,6 +18,6 @@ export {
   rebuildProjections,
   requestRebuild,
   resolveProjections,
-  resumeProjection,
 } from './rebuild.ts';
 export { recordStreams } from './record-streams.projection.ts';
+export { resumeProjection } from './resume.ts';

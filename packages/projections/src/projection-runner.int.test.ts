@@ -7,7 +7,7 @@ import { withTestDatabase } from '../../../test/postgres.ts';
 import { eventTypeCounts } from './event-type-counts.projection.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './projection-runner.ts';
-import { resumeProjection } from './rebuild.ts';
+import { resumeProjection } from './resume.ts';
 
 interface Env {
   sql: SqlClient;

@@ -12,8 +12,6 @@ import { allProjections } from './all-projections.ts';
 import type { Projection } from './projection.ts';
 import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
-export { resumeProjection } from './resume.ts';
-
 type Tx = Transaction<Database>;
 
 // The rebuild's report is the Admin API's answer and the System screen's: its types are in

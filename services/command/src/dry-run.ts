@@ -15,8 +15,6 @@ import { type DryRun, dryRuns } from './execute.ts';
  * would make, summed per account, beside each account's balance now and after, and the
  * stock they would move. A refusal keeps the write's status and body.
  */
-export { DRY_RUN_HEADER, isDryRun } from './dry-run-header.ts';
-
 export interface PreviewLine {
   account: string;
   kind: 'Funder' | 'Agent' | 'Collector' | 'Godown' | 'Clearing' | 'Nominal';

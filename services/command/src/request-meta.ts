@@ -9,5 +9,3 @@ export function requestMeta(request: FastifyRequest): RequestMeta {
     typeof header === 'string' && header.length > 0 && header.length <= 200 ? header : randomUUID();
   return { userId: request.user?.id ?? null, correlationId, causationId: null };
 }
-
-export { clientPosition } from '@bahi/server-kit';

@@ -24,8 +24,6 @@ import {
   upTo,
 } from './reports.repository.ts';
 
-const ENTITY = PARTY_ACCOUNTS;
-
 /** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
 const knownAt = moment('knownAt');
 const ledgerQuery = z.object({
@@ -42,7 +40,9 @@ const ledgerParams = z
     id: z.string().describe("The party's id (a UUID)"),
   })
   .transform(({ type, id }) => {
-    const entity = Object.hasOwn(ENTITY, type) ? ENTITY[type as keyof typeof ENTITY] : undefined;
+    const entity = Object.hasOwn(PARTY_ACCOUNTS, type)
+      ? PARTY_ACCOUNTS[type as keyof typeof PARTY_ACCOUNTS]
+      : undefined;
     if (!entity) throw new HttpError(404, 'Ledgers are kept for Funder, Agent, Collector and Godown.');
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${type} not found.`);
     return { type, id, entity };

@@ -185,5 +185,3 @@ const REPORT_TITLES: Record<string, string> = {
   'salary-report': 'salary payments report',
 };
 export const reportTitle = (report: string): string => REPORT_TITLES[report] ?? 'report';
-
-export { PermanentJobError };

@@ -22,12 +22,12 @@ import {
   requireOfCity,
 } from '@bahi/domain';
 import { waitForProjections } from '@bahi/read-db';
-import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
+import { clientPosition, writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
-import { clientPosition, requestMeta } from '../request-meta.ts';
+import { requestMeta } from '../request-meta.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
 
