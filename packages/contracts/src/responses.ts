@@ -249,6 +249,7 @@ export const purchaseRow = z.object({
   customFieldValues,
 });
 export const purchasePage = pageOf(purchaseRow);
+export type PurchaseRow = z.output<typeof purchaseRow>;
 
 export const saleRow = z.object({
   id: z.string(),
@@ -268,37 +269,48 @@ export const saleRow = z.object({
   customFieldValues,
 });
 export const salePage = pageOf(saleRow);
+export type SaleRow = z.output<typeof saleRow>;
+
+/** An amount, quantity or rate as the API sends it: a decimal string. */
+const decimalText = z.string().describe('A decimal number as text, such as 1250.50');
+const cashHolder = z.enum(['Collector', 'Godown']);
 
 export const expenseRow = z.object({
   id: z.string(),
   expense_date: dayText,
-  city_id: text,
-  category: text,
-  amount: text,
-  paid_from_entity_type: text,
-  paid_from_entity_id: text,
+  city_id: z.string(),
+  category: z.string(),
+  amount: decimalText,
+  paid_from_entity_type: cashHolder,
+  paid_from_entity_id: z.string(),
   payerName: z.string().nullable(),
-  remarks: text,
-  salary_payment: z.object({ collector_id: text, month: text, year: text }).optional(),
+  remarks: z.string().nullable(),
+  /** Present on a salary payment listed among the expenses. */
+  salary_payment: z
+    .object({ collector_id: z.string(), month: z.number().int(), year: z.number().int() })
+    .optional(),
 });
 export const expensePage = pageOf(expenseRow);
+export type ExpenseRow = z.output<typeof expenseRow>;
 
 export const incomeRow = z.object({
   id: z.string(),
   income_date: dayText,
-  city_id: text,
-  category: text,
-  amount: text,
-  received_by_entity_type: text,
-  received_by_entity_id: text,
+  city_id: z.string(),
+  category: z.string(),
+  amount: decimalText,
+  received_by_entity_type: cashHolder,
+  received_by_entity_id: z.string(),
   receiverName: z.string().nullable(),
-  remarks: text,
+  remarks: z.string().nullable(),
 });
 export const incomePage = pageOf(incomeRow);
+export type IncomeRow = z.output<typeof incomeRow>;
 
+/** A collector of a transfer with its city; null when the collector is not found. */
 const transferCollector = z
   .object({
-    id: text,
+    id: z.string(),
     name: z.string(),
     city: z.object({ name: z.string().nullable(), currency_name: z.string().nullable() }),
   })
@@ -306,48 +318,51 @@ const transferCollector = z
 export const transferRow = z.object({
   id: z.string(),
   transfer_date: dayText,
-  from_collector_id: text,
-  to_collector_id: text,
-  sent_amount: text,
-  transfer_charge: text,
-  operation: text,
-  rate: text,
-  amount: text,
-  remarks: text,
+  from_collector_id: z.string(),
+  to_collector_id: z.string(),
+  sent_amount: decimalText,
+  transfer_charge: decimalText,
+  operation: z.enum(['*', '/']).describe('How the rate converts: multiply or divide'),
+  rate: decimalText,
+  amount: decimalText,
+  remarks: z.string().nullable(),
   fromCollector: transferCollector,
   toCollector: transferCollector,
 });
 export const transferPage = pageOf(transferRow);
+export type TransferRow = z.output<typeof transferRow>;
 
 export const paymentRow = z.object({
   id: z.string(),
   payment_date: dayText,
-  type: z.string().describe('Payment To (a funder) or Payment From (an agent)'),
-  related_entity_type: text,
-  related_entity_id: text,
+  type: z.enum(['Payment To', 'Payment From']).describe('Payment To (a funder) or Payment From (an agent)'),
+  related_entity_type: z.enum(['Funder', 'Agent']),
+  related_entity_id: z.string(),
   relatedEntityName: z.string().nullable(),
-  payment_mode: text,
+  payment_mode: z.enum(['Currency', 'INR']),
   handlerEntityName: z.string().nullable(),
   currency: z.string().nullable(),
-  amount: text,
-  reference: text,
+  amount: decimalText,
+  reference: z.string().nullable(),
 });
 export const paymentPage = pageOf(paymentRow);
+export type PaymentRow = z.output<typeof paymentRow>;
 
 export const salaryRow = z.object({
   id: z.string(),
-  created_at: z.unknown(),
+  created_at: z.iso.datetime({ offset: true }).describe('When the payment was recorded'),
   payment_date: dayText,
-  collector_id: text,
+  collector_id: z.string(),
   collectorName: z.string().nullable(),
-  month: text,
-  year: text,
-  payment_type: text,
-  payment_mode: text,
+  month: z.number().int().min(1).max(12),
+  year: z.number().int(),
+  payment_type: z.enum(['Full', 'Advance']),
+  payment_mode: z.enum(['Currency', 'INR']),
   currency: z.string().nullable(),
-  amount: text,
+  amount: decimalText,
   payerName: z.string().nullable(),
-  expense: z.object({ category: text, remarks: text }),
-  remarks: text,
+  expense: z.object({ category: z.string(), remarks: z.string().nullable() }),
+  remarks: z.string().nullable(),
 });
 export const salaryPage = pageOf(salaryRow);
+export type SalaryRow = z.output<typeof salaryRow>;

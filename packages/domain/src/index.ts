@@ -7,5 +7,6 @@ export * from './errors.ts';
 export * from './inventory/inventory.ts';
 export * from './masters/master.ts';
 export * from './purchases/direct-purchase.ts';
+export * from './rules/lines.ts';
 export * from './rules/parties.ts';
 export * from './storable.ts';

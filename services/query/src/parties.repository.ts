@@ -179,3 +179,17 @@ async function godownStock(
   }
   return held;
 }
+
+/**
+ * The names of cities and parties by id (deleted ones too: an old report still names them),
+ * for the headings of report files.
+ */
+export async function namesOf(deps: QueryDeps, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return deps.readDb
+    .selectFrom('cities')
+    .select(['id', 'name'])
+    .where('id', 'in', ids)
+    .unionAll(deps.readDb.selectFrom('parties').select(['id', 'name']).where('id', 'in', ids))
+    .execute();
+}

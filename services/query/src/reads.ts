@@ -29,7 +29,13 @@ export async function readAfterClientPosition(
   const asked = clientPosition(request);
   if (asked === undefined) return;
   const head = await deps.eventStore.headPosition();
-  const target = asked < head ? asked : head;
-  // Not there in time: a ProjectionBehindError, which the error handler answers with a 503.
-  await waitForProjections(deps.readDb, projections, target, 2000);
+  await readAtPosition(deps, projections, asked < head ? asked : head);
+}
+
+/**
+ * Waits (bounded) until the read models have reached a position of the log. Not there in
+ * time: a ProjectionBehindError, which the error handler answers with a 503.
+ */
+export async function readAtPosition(deps: QueryDeps, projections: string[], position: bigint) {
+  await waitForProjections(deps.readDb, projections, position, 2000);
 }

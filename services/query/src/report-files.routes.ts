@@ -18,13 +18,14 @@ import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@b
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
+import { namesOf } from './parties.repository.ts';
+import { REPORT_READERS } from './report-readers.ts';
 
 /**
- * Report files and WhatsApp sends (issue #5). A download reads the on-screen report's own
- * JSON route in-process (app.inject, with the caller's credentials and query string, so the
- * data, filters and permissions are exactly the screen's), after the projections have reached
- * the head of the log at the moment of asking (X-Bahi-Position); that position is printed on
- * the file and recorded. The rendering is a job for the reports worker (BullMQ, or the
+ * Report files and WhatsApp sends (issue #5). A download reads the report through the reader
+ * its screen's JSON route uses (report-readers.ts: the same filters, refused the same way, and
+ * the same repository read), after the read models have reached the head of the log at the
+ * moment of asking; that position is printed on the file and recorded. The rendering is a job for the reports worker (BullMQ, or the
  * in-process queue in standalone); this side waits for it, bounded, and streams the file.
  */
 export interface ReportFileDeps {
@@ -34,19 +35,10 @@ export interface ReportFileDeps {
   reportWaitMs?: number | undefined;
 }
 
-/** The JSON route behind each report; list reports are read whole (limit -1). */
-const JSON_ROUTES: Record<Exclude<ReportName, 'ledger'>, { path: string; all?: boolean }> = {
-  stock: { path: '/api/reports/stock' },
-  'daywise-report': { path: '/api/reports/daywise-report' },
-  balances: { path: '/api/reports/balances', all: true },
-  'cashbook-report': { path: '/api/reports/cashbook-report' },
-  payments: { path: '/api/reports/payments', all: true },
-  'salary-report': { path: '/api/reports/salary-report', all: true },
-};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' });
 
-/** The query string as text values (a repeated parameter keeps its last value). */
 /**
  * The string, number and boolean values of a query or a `data` object, as text. A key or value
  * with a NUL or half a surrogate pair is a 400 on it: no report filter has one, and the job that
@@ -99,16 +91,6 @@ function sendFile(reply: FastifyReply, file: StoredFile) {
     .send(file.body);
 }
 
-/** A 4xx (or 503) from the JSON route: passed on as it is. */
-class Passed extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {
-    super('passed on');
-  }
-}
-
 /** A report file: PDF or XLSX. */
 const REPORT_FILE = {
   description: 'The file',
@@ -144,64 +126,27 @@ const outboxSchema = {
 export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
   const waitMs = deps.reportWaitMs ?? 20_000;
 
-  const inject = async (request: FastifyRequest, url: string, position: string) => {
-    const headers: Record<string, string> = { 'x-bahi-position': position };
-    if (request.headers.authorization) headers.authorization = request.headers.authorization;
-    if (request.headers.cookie) headers.cookie = request.headers.cookie;
-    const res = await app.inject({ method: 'GET', url, headers });
-    if (res.statusCode !== 200) throw new Passed(res.statusCode, res.body);
-    return res.json() as unknown;
+  /** The names of the city, collector or godown among the filters, for the file's heading. */
+  const names = async (params: Record<string, string>) => {
+    const ids = [params.city_id, params.entity_id, params.collector_id].filter(
+      (id): id is string => !!id && UUID.test(id),
+    );
+    return Object.fromEntries((await namesOf(deps, ids)).map((n) => [n.id, n.name]));
   };
 
-  /** Names for the ids among the filters, from the same master lists the screen uses. */
-  const names = async (request: FastifyRequest, params: Record<string, string>, position: string) => {
-    const wanted: Array<[string, string | undefined]> = [
-      ['cities', params.city_id],
-      [params.entity_type === 'Godown' ? 'godowns' : 'collectors', params.entity_id],
-      ['collectors', params.collector_id],
-    ];
-    const out: Record<string, string> = {};
-    for (const [kind, id] of wanted) {
-      if (!id || out[id]) continue;
-      const list = (await inject(request, `/api/masters/${kind}?limit=-1`, position).catch(() => ({
-        data: [],
-      }))) as {
-        data: Array<{ id: string; name: string }>;
-      };
-      const found = list.data.find((r) => r.id === id);
-      if (found) out[id] = found.name;
-    }
-    return out;
-  };
-
-  /** Reads a report exactly as the screen would, at (or after) the current head of the log. */
+  /** Reads a report exactly as its screen would, once the read models reach the head of the log. */
   const readReport = async (
-    request: FastifyRequest,
     report: ReportName,
     params: Record<string, string>,
   ): Promise<{ source: ReportSource; position: string; readAt: string }> => {
-    const position = (await deps.eventStore.headPosition()).toString();
+    const head = await deps.eventStore.headPosition();
     const readAt = new Date().toISOString();
-    let url: string;
-    if (report === 'ledger') {
-      const { type = '', id = '', ...rest } = params;
-      url = `/api/reports/ledger/${encodeURIComponent(type)}/${encodeURIComponent(id)}?${new URLSearchParams(rest)}`;
-    } else {
-      const route = JSON_ROUTES[report];
-      const query = route.all ? { ...params, page: '1', limit: '-1' } : params;
-      url = `${route.path}?${new URLSearchParams(query)}`;
-    }
-    const data = await inject(request, url, position);
+    const data: unknown = await REPORT_READERS[report].readForFile(deps, params, head);
     return {
-      source: { report, params, names: await names(request, params, position), data },
-      position,
+      source: { report, params, names: await names(params), data },
+      position: head.toString(),
       readAt,
     };
-  };
-
-  const passOn = (reply: FastifyReply, error: unknown) => {
-    if (error instanceof Passed) return reply.code(error.status).type('application/json').send(error.body);
-    throw error;
   };
 
   /** The queue (Redis) out of reach is the server's trouble, said as such: 503, not a bare 500. */
@@ -238,12 +183,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     if (!parsed.success) throw new HttpError(400, 'Download format is pdf or xlsx.');
     const reports = need();
     const params = { ...textParams(request.query), ...extra };
-    let read: Awaited<ReturnType<typeof readReport>>;
-    try {
-      read = await readReport(request, report, params);
-    } catch (error) {
-      return passOn(reply, error);
-    }
+    const read = await readReport(report, params);
     const fmt: ReportFormat = parsed.data;
     // The same person asking for the same report and format at the same position gets the same job.
     const jobId = jobIdOf(['render', me.id, report, fmt, params, read.position]);
@@ -277,7 +217,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   // No automatic HEAD: a HEAD would run the whole job to send no body.
   const noHead = { exposeHeadRoute: false };
   const api = app.withTypeProvider<ZodTypeProvider>();
-  for (const report of Object.keys(JSON_ROUTES) as Array<keyof typeof JSON_ROUTES>) {
+  for (const report of REPORT_NAMES.filter((name) => name !== 'ledger')) {
     api.get(
       `/api/reports/${report}/download/:format`,
       {
@@ -351,12 +291,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       if (!params.type || !params.id) throw new HttpError(400, 'A ledger needs data.type and data.id.');
     }
     const reports = need();
-    let read: Awaited<ReturnType<typeof readReport>>;
-    try {
-      read = await readReport(request, body.reportName, params);
-    } catch (error) {
-      return passOn(reply, error);
-    }
+    const read = await readReport(body.reportName, params);
     const key = request.headers['idempotency-key'];
     const jobId = jobIdOf(
       typeof key === 'string' && key

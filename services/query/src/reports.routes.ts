@@ -6,47 +6,13 @@ import {
   ledgerReport,
   stockReport,
 } from '@bahi/contracts';
-import { PARTY_ACCOUNTS } from '@bahi/domain';
-import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { daywiseRows } from './daywise.ts';
 import type { QueryDeps } from './deps.ts';
-import { listParties } from './parties.repository.ts';
-import { day, moment, queryText } from './query-params.ts';
-import { listQuery, readAfterClientPosition } from './reads.ts';
-import {
-  readAveragePurchaseRate,
-  readCashbook,
-  readDashboardSummary,
-  readLedger,
-  readStock,
-  upTo,
-} from './reports.repository.ts';
-
-/** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
-const knownAt = moment('knownAt');
-const ledgerQuery = z.object({
-  startDate: day('startDate'),
-  endDate: day('endDate'),
-  asOf: day('asOf'),
-  knownAt,
-});
-
-/** `:type/:id` of a ledger: a type that keeps no ledger, or an id that is no id, is a 404. */
-const ledgerParams = z
-  .object({
-    type: z.string().describe('Funder, Agent, Collector or Godown'),
-    id: z.string().describe("The party's id (a UUID)"),
-  })
-  .transform(({ type, id }) => {
-    const entity = Object.hasOwn(PARTY_ACCOUNTS, type)
-      ? PARTY_ACCOUNTS[type as keyof typeof PARTY_ACCOUNTS]
-      : undefined;
-    if (!entity) throw new HttpError(404, 'Ledgers are kept for Funder, Agent, Collector and Godown.');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${type} not found.`);
-    return { type, id, entity };
-  });
+import { readAfterClientPosition } from './reads.ts';
+import { balances, cashbook, daywise, ledger, ledgerParams, ledgerQuery, stock } from './report-readers.ts';
+import { readAveragePurchaseRate, readDashboardSummary } from './reports.repository.ts';
 
 export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -68,11 +34,9 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     },
     async (request) => {
       signedIn(request);
-      const { id, entity } = request.params;
-      const q = request.query;
-      // The activity log holds each line's record as its event wrote it (the Particulars' words).
-      await readAfterClientPosition(deps, request, ['masters', 'journal', 'activity_log']);
-      return readLedger(deps, request.params, q);
+      const q = { party: request.params, filters: request.query };
+      await readAfterClientPosition(deps, request, ledger.reads(q));
+      return ledger.read(deps, q);
     },
   );
 
@@ -88,15 +52,14 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       schema: {
         summary: 'Stock per godown',
         tags: ['reports'],
-        querystring: z.object({ asOf: day('asOf'), knownAt }),
+        querystring: stock.query,
         response: { 200: stockReport },
       },
     },
     async (request) => {
       signedIn(request);
-      const q = request.query;
-      await readAfterClientPosition(deps, request, ['masters', 'journal']);
-      return readStock(deps, q);
+      await readAfterClientPosition(deps, request, stock.reads(request.query));
+      return stock.read(deps, request.query);
     },
   );
 
@@ -116,9 +79,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     },
     async (request) => {
       signedIn(request);
-      const q = request.query;
       await readAfterClientPosition(deps, request, ['journal']);
-      return readAveragePurchaseRate(deps, q);
+      return readAveragePurchaseRate(deps, request.query);
     },
   );
 
@@ -129,26 +91,14 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       schema: {
         summary: 'The Balances report: funders, agents, collectors and godowns',
         tags: ['reports'],
-        querystring: listQuery.extend({ asOf: day('asOf'), knownAt }),
+        querystring: balances.query,
         response: { 200: balancesReport },
       },
     },
     async (request) => {
       signedIn(request);
-      const q = request.query;
-      // As known at a moment, which parties there were comes from the activity log.
-      await readAfterClientPosition(
-        deps,
-        request,
-        q.knownAt ? ['masters', 'journal', 'activity_log'] : ['masters', 'journal'],
-      );
-      const at = { asOf: q.asOf, knownAt: q.knownAt };
-      const [funders, agents, collectors, godowns] = await Promise.all(
-        (['Funder', 'Agent', 'Collector', 'Godown'] as const).map((kind) =>
-          listParties(deps, kind, kind === 'Godown' ? { ...q, city_id: undefined } : q, at),
-        ),
-      );
-      return { funders: funders!, agents: agents!, collectors: collectors!, godowns: godowns! };
+      await readAfterClientPosition(deps, request, balances.reads(request.query));
+      return balances.read(deps, request.query);
     },
   );
 
@@ -173,43 +123,21 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     },
   );
 
-  /**
-   * Income and expense by day (salaries count as expenses). Amounts are in INR at each
-   * record's own rate, so rows of different currencies add up to the Total and Net Total
-   * rows; the amount as entered and its currency come along.
-   */
+  /** Income and expense by day, in INR at each record's own rate (report-readers.ts). */
   api.get(
     '/api/reports/daywise-report',
     {
       schema: {
         summary: 'Income and expense by day',
         tags: ['reports'],
-        querystring: z.object({
-          startDate: day('startDate'),
-          endDate: day('endDate'),
-          city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
-          category: queryText('category', 100),
-          asOf: day('asOf'),
-          knownAt,
-        }),
+        querystring: daywise.query,
         response: { 200: z.array(anyRow) },
       },
     },
     async (request) => {
       signedIn(request);
-      const q = request.query;
-      await readAfterClientPosition(
-        deps,
-        request,
-        q.knownAt ? ['activity_log', 'journal'] : ['cash_records', 'journal'],
-      );
-      return daywiseRows(deps, {
-        startDate: q.startDate,
-        endDate: upTo(q.endDate, q.asOf),
-        city_id: q.city_id || undefined,
-        category: q.category || undefined,
-        knownAt: q.knownAt,
-      });
+      await readAfterClientPosition(deps, request, daywise.reads(request.query));
+      return daywise.read(deps, request.query);
     },
   );
 
@@ -220,23 +148,14 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
       schema: {
         summary: "A collector's or godown's cash in and out",
         tags: ['reports'],
-        querystring: z.object({
-          startDate: day('startDate'),
-          endDate: day('endDate'),
-          entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
-          entity_id: z.uuid('entity_id must be an id'),
-          city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
-          asOf: day('asOf'),
-          knownAt,
-        }),
+        querystring: cashbook.query,
         response: { 200: z.array(anyRow) },
       },
     },
     async (request) => {
       signedIn(request);
-      const q = request.query;
-      await readAfterClientPosition(deps, request, ['masters', 'journal', 'activity_log']);
-      return readCashbook(deps, q);
+      await readAfterClientPosition(deps, request, cashbook.reads(request.query));
+      return cashbook.read(deps, request.query);
     },
   );
 }

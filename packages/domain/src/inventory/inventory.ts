@@ -11,7 +11,6 @@ import {
   isZero,
   max,
   min,
-  mul,
   mulExact,
   neg,
   parseDecimal,
@@ -22,6 +21,7 @@ import {
   zero,
 } from '../decimal.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import { lineTotal, remainingQuantity } from '../rules/lines.ts';
 
 /**
  * A godown's inventory stream (`inventory-<godownId>`): its stock of every product, the
@@ -256,7 +256,7 @@ function purchaseLines(
   const rate = requirePositive(city.rate, 'City rate');
   const quantity = requirePositive(p.quantity, 'Quantity');
   requirePositive(p.rate, 'Rate');
-  const total = mul(quantity, d(p.rate), AMOUNT_SCALE);
+  const total = lineTotal(quantity, d(p.rate));
   const value = a2(mulExact(mulExact(quantity, d(p.rate)), rate)); // q*p*rate, rounded once
   const book = new PostingBook()
     .from('quantity', 'Rate × quantity')
@@ -281,7 +281,7 @@ function saleLines(
 ) {
   const quantity = d(sale.quantity);
   const rate = d(agentCity.rate);
-  const revenue = mul(quantity, d(sale.rate), AMOUNT_SCALE);
+  const revenue = lineTotal(quantity, d(sale.rate));
   const revenueInr = a2(mulExact(mulExact(quantity, d(sale.rate)), rate));
   const clearing = d(sale.clearing_charge);
   const book = new PostingBook()
@@ -407,7 +407,7 @@ function decideReturnPurchase(command: Of<'ReturnPurchase'>, state: InventorySta
   if (!entry) throw notFound('Purchase not found.');
   const p = entry.data;
   const quantity = requirePositive(r.quantity, 'Return quantity');
-  const remaining = q4(sub(d(p.quantity), entry.returned));
+  const remaining = remainingQuantity(d(p.quantity), entry.returned);
   if (compare(quantity, remaining) > 0) {
     throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
   }
@@ -424,7 +424,7 @@ function decideReturnPurchase(command: Of<'ReturnPurchase'>, state: InventorySta
   const value = compare(quantity, stock.quantity) === 0 ? stock.value : min(ownCost, stock.value);
   const book = new PostingBook()
     .from('quantity', 'Return quantity')
-    .post(account.funder(p.funder_id), entry.currency, mul(quantity, d(p.rate), AMOUNT_SCALE), entry.cityRate)
+    .post(account.funder(p.funder_id), entry.currency, lineTotal(quantity, d(p.rate)), entry.cityRate)
     .postInr(account.stock(p.godown_id!, p.product_id), neg(value), neg(quantity));
   return [
     {
@@ -495,7 +495,7 @@ function decideReturnSale(command: Of<'ReturnSale'>, state: InventoryState): Dom
   if (!entry) throw notFound('Sale not found.');
   const s = entry.data;
   const quantity = requirePositive(r.quantity, 'Return quantity');
-  const remaining = q4(sub(d(s.quantity), entry.returned));
+  const remaining = remainingQuantity(d(s.quantity), entry.returned);
   if (compare(quantity, remaining) > 0) {
     throw conflict(`Only ${format(remaining, 4)} of this sale remain to be returned.`);
   }
@@ -507,7 +507,7 @@ function decideReturnSale(command: Of<'ReturnSale'>, state: InventoryState): Dom
       ? a2(sub(entry.cost, entry.costReturned))
       : div(mulExact(entry.cost, quantity), d(s.quantity), AMOUNT_SCALE),
   );
-  const revenue = mul(quantity, d(s.rate), AMOUNT_SCALE);
+  const revenue = lineTotal(quantity, d(s.rate));
   const revenueInr = a2(mulExact(mulExact(quantity, d(s.rate)), entry.agentCityRate));
   const book = new PostingBook()
     .from('quantity', 'Return quantity')

@@ -19,6 +19,7 @@ import {
   zero,
 } from '../decimal.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import { lineTotal, remainingQuantity } from '../rules/lines.ts';
 
 /**
  * A Direct purchase (`purchase-<id>`): the goods go straight to the agent, so no stock
@@ -113,7 +114,7 @@ function directLines(
   const rate = positive(city.rate, 'City rate');
   const quantity = positive(p.quantity, 'Quantity');
   positive(p.rate, 'Rate');
-  const total = mul(quantity, parseDecimal(p.rate), AMOUNT_SCALE);
+  const total = lineTotal(quantity, parseDecimal(p.rate));
   const commission = parseDecimal(p.commission);
   const cur = city.currency;
   const book = new PostingBook()
@@ -193,7 +194,7 @@ export function decideDirectPurchase(
       const r = command.purchaseReturn;
       const quantity = positive(r.quantity, 'Return quantity');
       const ordered = parseDecimal(state.data.quantity);
-      const remaining = round(sub(ordered, state.returned), QUANTITY_SCALE);
+      const remaining = remainingQuantity(ordered, state.returned);
       if (compare(quantity, remaining) > 0) {
         throw conflict(`Only ${format(remaining, 4)} of this purchase remain to be returned.`);
       }
@@ -203,7 +204,7 @@ export function decideDirectPurchase(
         compare(quantity, remaining) === 0
           ? round(sub(commission, state.commissionReturned), AMOUNT_SCALE)
           : div(mulExact(commission, quantity), ordered, AMOUNT_SCALE);
-      const goods = mul(quantity, parseDecimal(state.data.rate), AMOUNT_SCALE);
+      const goods = lineTotal(quantity, parseDecimal(state.data.rate));
       const cur = state.currency;
       const book = new PostingBook()
         .from('quantity', 'Return quantity')
