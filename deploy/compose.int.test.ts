@@ -112,7 +112,7 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
       ].sort(),
     );
     expect(environmentNames(blocks.get('query')!)).toEqual(
-      [...common, ...license, ...queue, 'BAHI_JWT_SECRET_FILE'].sort(),
+      [...common, ...license, ...queue, 'BAHI_CONTRACT_PEER_URL', 'BAHI_JWT_SECRET_FILE'].sort(),
     );
     expect(environmentNames(blocks.get('projector')!)).toEqual([...common].sort());
     expect(environmentNames(blocks.get('reports-worker')!)).toEqual(

@@ -13,6 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateLicenseKeys, issueLicense, type LicenseClaims } from '@bahi/server-kit';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, nginxAvailable, startGateway } from './gateway.ts';
 import { withTestDatabase } from './postgres.ts';
@@ -161,6 +162,8 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service beh
           ...(name.startsWith('command')
             ? { BAHI_ADMIN_EMAIL: ADMIN.email, BAHI_ADMIN_PASSWORD: ADMIN.password }
             : {}),
+          // The writes' half of the contract, as compose gives query (command1 starts first).
+          ...(name.startsWith('query') ? { BAHI_CONTRACT_PEER_URL: `http://127.0.0.1:${ports.command1}` } : {}),
         },
         root,
       );
@@ -222,6 +225,18 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service beh
       const r = await call(ports[name]!, 'GET', '/api/ready');
       expect(json(r).status).toBe('ready');
     }
+  });
+
+  it('the gateway serves the whole API contract: the reads of query and the writes of command', async () => {
+    const res = await gw('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    const document = json(res) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(document.paths['/api/transactions/purchases']!).sort()).toEqual(['get', 'post']);
+    expect(document.paths['/api/auth/login']!.post).toBeDefined();
+    expect(document.paths['/api/reports/balances']!.get).toBeDefined();
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
   });
 
   it('a license retried on one command copy reaches the other command copy and every query copy', async () => {

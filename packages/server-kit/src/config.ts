@@ -123,6 +123,11 @@ export const distributedEnvSchema = baseEnvSchema.extend({
       'must be 1-64 letters, digits, ".", "_" or "-" (no ":" or spaces), starting with a letter or digit',
     )
     .default('bahi'),
+  /**
+   * The service holding the other half of the API, whose operations GET /api/openapi.json and
+   * /api/docs take in (the query service names the command service, e.g. http://command:3001).
+   */
+  BAHI_CONTRACT_PEER_URL: url(['http:', 'https:']).optional(),
   ...licenseVars,
 });
 

@@ -190,6 +190,30 @@ export function openApiDocument(
   };
 }
 
+/**
+ * One document of two services' halves (distributed mode: reads on query, writes on command):
+ * each path's operations together, the component schemas together. Where both document the
+ * same operation (health, readiness, this document), `own`'s stays.
+ */
+export function mergeOpenApiDocuments(own: JsonSchema, peer: JsonSchema): JsonSchema {
+  const paths = (d: JsonSchema) => (d.paths ?? {}) as Record<string, Record<string, JsonSchema>>;
+  const components = (d: JsonSchema) => (d.components ?? {}) as Record<string, Record<string, JsonSchema>>;
+  const merged: Record<string, Record<string, JsonSchema>> = {};
+  for (const [path, operations] of Object.entries(paths(peer))) merged[path] = { ...operations };
+  for (const [path, operations] of Object.entries(paths(own)))
+    merged[path] = { ...merged[path], ...operations };
+  const sorted = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    ...own,
+    paths: sorted,
+    components: {
+      ...components(own),
+      schemas: { ...components(peer).schemas, ...components(own).schemas },
+      securitySchemes: { ...components(peer).securitySchemes, ...components(own).securitySchemes },
+    },
+  };
+}
+
 /** A plain page listing the operations (no script, nothing loaded from elsewhere). */
 export function openApiPage(document: JsonSchema): string {
   const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -92,4 +92,46 @@ describe('route schemas (issue #19)', () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('/api/things/{id}');
   });
+
+  it("takes in the peer service's half of the API, and answers 503 while the peer cannot be read", async () => {
+    // The peer: the "command" half, listening as it would in distributed mode.
+    const command = createHttpApp({ fastify: { logger: false } });
+    command.withTypeProvider<ZodTypeProvider>().post(
+      '/api/things',
+      {
+        schema: {
+          summary: 'Add a thing',
+          body: z.object({ name: z.string() }),
+          response: { 201: z.object({ id: z.string() }) },
+        },
+      },
+      async (_request, reply) => reply.code(201).send({ id: '1' }),
+    );
+    const address = await command.listen({ port: 0, host: '127.0.0.1' });
+    const query = createHttpApp({ fastify: { logger: false }, contractPeer: address });
+    query.get(
+      '/api/things',
+      { schema: { summary: 'List things', response: { 200: z.array(z.string()) } } },
+      async () => [],
+    );
+    try {
+      const whole = (await query.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+      expect(Object.keys(whole.paths['/api/things']).sort()).toEqual(['get', 'post']);
+      expect(whole.paths['/api/things'].post.summary).toBe('Add a thing');
+      expect(whole.components.schemas.ErrorBody).toBeDefined();
+      const own = (await query.inject({ method: 'GET', url: '/api/openapi.json?part=own' })).json();
+      expect(Object.keys(own.paths['/api/things'])).toEqual(['get']);
+      const page = await query.inject({ method: 'GET', url: '/api/docs' });
+      expect(page.body).toContain('Add a thing');
+      expect(page.body).toContain('List things');
+    } finally {
+      await command.close();
+    }
+    // A peer that is gone: a fresh app (nothing kept) says so rather than serving half the API.
+    const alone = createHttpApp({ fastify: { logger: false }, contractPeer: address });
+    const res = await alone.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toContain("the other service's half cannot be read");
+    expect((await alone.inject({ method: 'GET', url: '/api/openapi.json?part=own' })).statusCode).toBe(200);
+  });
 });

@@ -55,7 +55,11 @@ export async function startDistributedService(options: {
     pollIntervalMs: config.BAHI_SUBSCRIPTION_POLL_MS,
     namedReads: options.namedReads ?? false,
   });
-  const app = createHttpApp({ logLevel: config.LOG_LEVEL, trustedProxies: config.BAHI_TRUSTED_PROXIES });
+  const app = createHttpApp({
+    logLevel: config.LOG_LEVEL,
+    trustedProxies: config.BAHI_TRUSTED_PROXIES,
+    contractPeer: config.BAHI_CONTRACT_PEER_URL,
+  });
   let parts: ServiceParts | undefined;
   try {
     parts = await options.setup({ config, storage, app });

@@ -10,9 +10,11 @@ import { InvalidTokenError } from './auth/tokens.ts';
 import {
   collectRoutes,
   installZodCompilers,
+  mergeOpenApiDocuments,
   openApiDocument,
   openApiPage,
   type RouteEntry,
+  type ZodTypeProvider,
 } from './contract.ts';
 
 export interface HttpAppOptions {
@@ -25,6 +27,12 @@ export interface HttpAppOptions {
   trustedProxies?: string[] | undefined;
   /** Extra fastify options (tests pass logger: false). */
   fastify?: FastifyServerOptions;
+  /**
+   * The service holding the other half of the API (BAHI_CONTRACT_PEER_URL; distributed mode:
+   * query names command). GET /api/openapi.json and /api/docs then show the whole API, this
+   * service's operations and the peer's, read from the peer's `/api/openapi.json?part=own`.
+   */
+  contractPeer?: string | undefined;
   /** Answers unknown non-/api paths (the standalone serves the frontends' index.html). */
   pageFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
@@ -122,6 +130,27 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The peer's half of the contract, read when first asked for and kept for a minute (copies of
+ * the peer answer the same document; a new release is picked up within the minute).
+ */
+function contractPeer(baseUrl: string) {
+  let kept: { document: Record<string, unknown>; until: number } | undefined;
+  return {
+    async document(): Promise<Record<string, unknown>> {
+      if (kept && kept.until > Date.now()) return kept.document;
+      const url = new URL('/api/openapi.json?part=own', baseUrl);
+      const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+      const document = (await res.json()) as Record<string, unknown>;
+      if (typeof document.paths !== 'object' || document.paths === null)
+        throw new Error(`${url} is not an OpenAPI document`);
+      kept = { document, until: Date.now() + 60_000 };
+      return document;
+    },
+  };
+}
+
+/**
  * A fastify app with the one error handler: validation problems are 400 with each
  * problem and its path, known client errors keep their status and message, anything else
  * is a 500 whose details go to the log, never to the client.
@@ -193,7 +222,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
 
   // The contract of this app's routes, built once every route is registered (issue #19).
   let document: Record<string, unknown> | undefined;
-  const contractDocument = () => {
+  const ownDocument = () => {
     document ??= openApiDocument(contract.routes, {
       title: 'Bahi API',
       version: '0.1.0',
@@ -201,16 +230,36 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     });
     return document;
   };
-  app.get(
+  const peer = options.contractPeer ? contractPeer(options.contractPeer) : undefined;
+  /** The whole API: this service's half, and the peer's when there is one. */
+  const contractDocument = async () => {
+    const own = ownDocument();
+    if (!peer) return own;
+    const other = await peer.document().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'the API contract: the peer service could not be read');
+      throw new HttpError(
+        503,
+        "The API contract is served in two halves, and the other service's half cannot be read right now. Please try again.",
+      );
+    });
+    return mergeOpenApiDocuments(own, other);
+  };
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/openapi.json',
     {
       schema: {
         summary: 'This API as an OpenAPI 3.1 document',
         tags: ['contract'],
+        querystring: z.object({
+          part: z
+            .enum(['own'], { error: 'part is own, or left out for the whole API' })
+            .optional()
+            .describe("own: only this service's operations (distributed mode); left out: the whole API"),
+        }),
         response: { 200: z.record(z.string(), z.unknown()) },
       },
     },
-    async () => contractDocument(),
+    async (request) => (request.query.part === 'own' ? ownDocument() : contractDocument()),
   );
   app.get(
     '/api/docs',
@@ -221,7 +270,8 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
         response: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
       },
     },
-    async (_request, reply) => reply.type('text/html; charset=utf-8').send(openApiPage(contractDocument())),
+    async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(openApiPage(await contractDocument())),
   );
 
   return app;

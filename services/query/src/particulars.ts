@@ -115,7 +115,8 @@ export async function describeLines(
   const byRecord = new Map<string, Array<{ position: bigint; data: Rec }>>();
   for (const e of entries) {
     if (!e.data) continue;
-    const data = typeof e.data === 'string' ? (JSON.parse(e.data) as Rec) : e.data;
+    // JSON as its column holds it (a driver may hand jsonb over as text).
+    const data: Rec = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
     atPosition.set(`${e.position}:${e.parent ?? e.record_id}`, data);
     if (!e.parent) {
       const list = byRecord.get(e.record_id) ?? [];
