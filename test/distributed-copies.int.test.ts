@@ -163,7 +163,9 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service beh
             ? { BAHI_ADMIN_EMAIL: ADMIN.email, BAHI_ADMIN_PASSWORD: ADMIN.password }
             : {}),
           // The writes' half of the contract, as compose gives query (command1 starts first).
-          ...(name.startsWith('query') ? { BAHI_CONTRACT_PEER_URL: `http://127.0.0.1:${ports.command1}` } : {}),
+          ...(name.startsWith('query')
+            ? { BAHI_CONTRACT_PEER_URL: `http://127.0.0.1:${ports.command1}` }
+            : {}),
         },
         root,
       );
