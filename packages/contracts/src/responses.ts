@@ -104,6 +104,9 @@ export const productPage = pageOf(productRow);
 export const userPage = pageOf(userView);
 export const partyPage = pageOf(partyRow);
 export const customFieldList = z.array(customFieldRow);
+export type CityRow = z.output<typeof cityRow>;
+export type ProductRow = z.output<typeof productRow>;
+export type CustomFieldRow = z.output<typeof customFieldRow>;
 
 /** A list page whose rows the route describes only as objects (the columns of a report). */
 export const rowPage = pageOf(anyRow);

@@ -16,6 +16,7 @@ export const listQuery = z.object({
   search: queryText('search', 200),
   city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
 });
+export type ListQuery = z.infer<typeof listQuery>;
 
 /**
  * Reading one's own writes: a request that carries X-Bahi-Position waits (bounded) until the

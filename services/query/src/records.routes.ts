@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts';
-import { shown } from './logs.routes.ts';
+import { shown } from './logs.repository.ts';
 import { readAfterClientPosition } from './reads.ts';
 
 type Data = Record<string, unknown>;
