@@ -25,8 +25,9 @@ import { REPORT_READERS } from './report-readers.ts';
  * Report files and WhatsApp sends (issue #5). A download reads the report through the reader
  * its screen's JSON route uses (report-readers.ts: the same filters, refused the same way, and
  * the same repository read), after the read models have reached the head of the log at the
- * moment of asking; that position is printed on the file and recorded. The rendering is a job for the reports worker (BullMQ, or the
- * in-process queue in standalone); this side waits for it, bounded, and streams the file.
+ * moment of asking; that position is printed on the file and recorded. The rendering is a job
+ * for the reports worker (BullMQ, or the in-process queue in standalone); this side waits for
+ * it, bounded, and streams the file.
  */
 export interface ReportFileDeps {
   /** Absent when the query process has no REDIS_URL: downloads then answer 503. */
