@@ -388,6 +388,7 @@ export const outboxEntry = eventSchemas.ReportSendRecorded.schema.extend({
 });
 export type OutboxEntry = z.output<typeof outboxEntry>;
 export const whatsappOutbox = z.object({ data: z.array(outboxEntry).describe('Newest first') });
+export type WhatsappOutbox = z.output<typeof whatsappOutbox>;
 
 /** A master a row points to, with its name as the masters read model has it. */
 const named = z.object({ id: z.string(), name: z.string().nullable() });
@@ -428,8 +429,8 @@ export const purchaseRow = z.object({
   returned_quantity: z.string(),
   remaining: z.string(),
   total: z.string(),
-  paid_amount: z.string().nullable(),
-  commission: z.string().nullable(),
+  paid_amount: z.string(),
+  commission: z.string(),
   customFieldValues,
 });
 export const purchasePage = pageOf(purchaseRow);
