@@ -1,20 +1,9 @@
+import type { PaymentRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
-/** A row of GET /reports/payments. */
-export interface PaymentRow {
-  id: string;
-  /** 'YYYY-MM-DD' */
-  payment_date: string;
-  related_entity_type: 'Funder' | 'Agent';
-  related_entity_id: string;
-  relatedEntityName: string | null;
-  /** Currency: the amount is in the city's currency (a collector handled it); INR: a godown's INR. */
-  payment_mode: 'Currency' | 'INR';
-  handlerEntityName: string | null;
-  amount: string;
-  reference: string | null;
-}
+// A row of GET /reports/payments, typed by the route's response schema (issue #19).
+export type { PaymentRow };
 
 /** Spec section 2: a funder is paid ('Payment To'); an agent pays ('Payment From'). */
 export const paymentType = (p: Pick<PaymentRow, 'related_entity_type'>): string =>

@@ -5,14 +5,17 @@ import { citiesReply, listPage, MUMBAI, SHARJAH } from '../../testing/fixtures.t
 import type { PaymentRow } from './api.ts';
 import { PaymentsPage } from './payments-page.tsx';
 
+/** A payment as the server answers it: its type and currency follow its party and mode. */
 const payment = (over: Partial<PaymentRow>): PaymentRow => ({
   id: `p-${Math.random()}`,
   payment_date: '2026-11-24',
+  type: over.related_entity_type === 'Agent' ? 'Payment From' : 'Payment To',
   related_entity_type: 'Funder',
   related_entity_id: 'f1',
   relatedEntityName: 'Dev',
   payment_mode: 'Currency',
   handlerEntityName: 'Kabir',
+  currency: over.payment_mode === 'INR' ? 'INR' : SHARJAH.currency_name,
   amount: '120.50',
   reference: null,
   ...over,
