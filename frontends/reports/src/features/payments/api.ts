@@ -5,14 +5,6 @@ import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/scre
 // A row of GET /reports/payments, typed by the route's response schema (issue #19).
 export type { PaymentRow };
 
-/** Spec section 2: a funder is paid ('Payment To'); an agent pays ('Payment From'). */
-export const paymentType = (p: Pick<PaymentRow, 'related_entity_type'>): string =>
-  p.related_entity_type === 'Funder' ? 'Payment To' : 'Payment From';
-
-/** The currency of a payment's amount: INR when a godown paid in INR, else the city's. */
-export const paymentCurrency = (p: Pick<PaymentRow, 'payment_mode'>, cityCurrency: string): string =>
-  p.payment_mode === 'INR' ? 'INR' : cityCurrency;
-
 export type PaymentFilters = {
   city_id: string;
   /** 'Funder', 'Agent' or '' (All). */
