@@ -24,44 +24,47 @@ export const quarantineInput = z
 // A projection rebuild's report (GET /api/admin/projections; the projector writes it).
 
 /** One table of one projection, live against the rebuilt copy. */
-export interface TableComparison {
-  projection: string;
-  table: string;
-  liveRows: number;
-  shadowRows: number;
-  liveChecksum: string;
-  shadowChecksum: string;
-  identical: boolean;
-}
+export const tableComparison = z.object({
+  projection: z.string(),
+  table: z.string(),
+  liveRows: z.number().int(),
+  shadowRows: z.number().int(),
+  liveChecksum: z.string(),
+  shadowChecksum: z.string(),
+  identical: z.boolean(),
+});
+export type TableComparison = z.output<typeof tableComparison>;
 
 /** An account whose balance differs between the live journal and the rebuilt one. */
-export interface BalanceDifference {
-  account: string;
-  currency: string;
-  liveAmount: string;
-  shadowAmount: string;
-  liveQuantity: string;
-  shadowQuantity: string;
-}
+export const balanceDifference = z.object({
+  account: z.string(),
+  currency: z.string(),
+  liveAmount: z.string(),
+  shadowAmount: z.string(),
+  liveQuantity: z.string(),
+  shadowQuantity: z.string(),
+});
+export type BalanceDifference = z.output<typeof balanceDifference>;
 
-export interface ProjectionComparison {
-  projection: string;
-  /** Position of the log both sides had applied when compared (live, shadow). */
-  livePosition: string;
-  shadowPosition: string;
-  identical: boolean;
-  swapped: boolean;
-  tables: TableComparison[];
-  balanceDifferences: BalanceDifference[];
-}
+export const projectionComparison = z.object({
+  projection: z.string(),
+  livePosition: z.string().describe('Position of the log the live side had applied when compared'),
+  shadowPosition: z.string().describe('Position of the log the rebuilt side had applied when compared'),
+  identical: z.boolean(),
+  swapped: z.boolean(),
+  tables: z.array(tableComparison),
+  balanceDifferences: z.array(balanceDifference),
+});
+export type ProjectionComparison = z.output<typeof projectionComparison>;
 
-export interface RebuildReport {
-  id: string;
-  projections: string[];
-  swap: boolean;
-  events: number;
-  identical: boolean;
-  comparisons: ProjectionComparison[];
-  startedAt: string;
-  finishedAt: string;
-}
+export const rebuildReport = z.object({
+  id: z.string(),
+  projections: z.array(z.string()),
+  swap: z.boolean(),
+  events: z.number().int(),
+  identical: z.boolean(),
+  comparisons: z.array(projectionComparison),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type RebuildReport = z.output<typeof rebuildReport>;

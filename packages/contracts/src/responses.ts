@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { eventSchemas } from './events.ts';
+import { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from './masters.ts';
+import { rebuildReport } from './operations.ts';
 
 // Response DTOs of the HTTP API: the routes declare them (openapi.json), a contract test checks
 // the answers against them, and the frontends take their types from them (issue #19).
@@ -26,8 +29,9 @@ export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ data: z.array(row), totalItems: z.number().int().nonnegative() });
 
 /**
- * A row the contract documents only as an object (reports whose rows have many shapes); any
- * typed object passes, so a handler's own row types need no index signature.
+ * A row the contract documents only as an object; any typed object passes. Only the day-wise
+ * and cashbook routes (reports.routes.ts) still declare it, until they declare `daywiseReport`
+ * and `cashbookReport` below, which the contract test already checks their answers against.
  */
 export const anyRow = z
   .custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object')
@@ -55,15 +59,19 @@ export type LoginAnswer = z.infer<typeof loginAnswer>;
 export const licenseStatus = z.object({
   isValid: z.boolean(),
   reason: z.string().nullable(),
-  config: z.record(z.string(), z.unknown()).nullable(),
+  config: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("The license's terms as its issuer wrote them: open-ended"),
 });
 export type LicenseStatus = z.infer<typeof licenseStatus>;
 
 // The read side's answers. Amounts and quantities are decimal strings; a column a record may
-// not have is optional or null. Reports with many row shapes document their row as an object.
+// not have is optional or null. Only the day-wise and cashbook routes still declare `anyRow`.
 
 const text = z.string().nullish();
 const dayText = z.string().describe('A business date, YYYY-MM-DD');
+const moment = z.string().describe('A moment, ISO 8601 in UTC');
 
 export const cityRow = z.object({
   id: z.string(),
@@ -75,10 +83,17 @@ export const productRow = z.object({ id: z.string(), name: z.string() });
 export const customFieldRow = z.object({
   id: z.string(),
   name: z.string(),
-  type: z.string(),
+  type: z.enum(CUSTOM_FIELD_TYPES),
   is_required: z.boolean(),
-  options: z.unknown(),
-  entity_types: z.unknown(),
+  options: z.array(z.string()).nullable().describe("A dropdown's choices; null for other types"),
+  entity_types: z.array(z.enum(CUSTOM_FIELD_ENTITY_TYPES)),
+});
+
+/** A product a godown holds, and how much (a godown's row in its list and in Balances). */
+export const godownStockRow = z.object({
+  product_id: z.string(),
+  product_name: z.string(),
+  quantity: z.string().describe('Decimal text, 4 places'),
 });
 
 /** A funder, agent, collector or godown in its list, with its balance (spec section 3). */
@@ -93,9 +108,9 @@ export const partyRow = z.object({
   phone: text,
   opening_balance: z.string(),
   balance: z.object({ amount: z.string() }),
-  salary_per_month: text,
-  clearing_balance: text,
-  stock: z.array(anyRow).optional(),
+  salary_per_month: text.describe("A collector's; absent for the other kinds"),
+  clearing_balance: text.describe("A godown's; absent for the other kinds"),
+  stock: z.array(godownStockRow).optional().describe("A godown's; absent for the other kinds"),
 });
 export type PartyRow = z.infer<typeof partyRow>;
 
@@ -108,15 +123,13 @@ export type CityRow = z.output<typeof cityRow>;
 export type ProductRow = z.output<typeof productRow>;
 export type CustomFieldRow = z.output<typeof customFieldRow>;
 
-/** A list page whose rows the route describes only as objects (the columns of a report). */
-export const rowPage = pageOf(anyRow);
-
 export const balancesReport = z.object({
   funders: partyPage,
   agents: partyPage,
   collectors: partyPage,
   godowns: partyPage,
 });
+export type BalancesReport = z.output<typeof balancesReport>;
 
 export const dashboardSummary = z.object({
   totalFunderBalance: z.string(),
@@ -146,18 +159,116 @@ export const averagePurchaseRate = z.object({
   quantity: z.string(),
   average_rate: z.string(),
 });
+export type AveragePurchaseRate = z.output<typeof averagePurchaseRate>;
 
-export const ledgerReport = z
-  .object({
-    closingBalance: z.string(),
-    totalDebit: z.string(),
-    totalCredit: z.string(),
-    transactions: z.array(anyRow),
-  })
-  .catchall(z.unknown());
+/** The records a report line can lead to (GET /api/reports/records/{type}/{id}). */
+export const RECORD_TYPES = [
+  'Purchase',
+  'Sale',
+  'Payment',
+  'ClearingPayout',
+  'SalaryPayment',
+  'Transfer',
+  'Expense',
+  'Income',
+] as const;
+export const recordType = z.enum(RECORD_TYPES);
+export type RecordType = z.output<typeof recordType>;
+
+/** A journal line's identity, the same in every report that shows it, and its record. */
+const lineIdentity = {
+  key: z.string().describe("`<position>.<line>`: the event's position in the log and the posting's index"),
+  record: z.object({ type: recordType, id: z.string() }).describe('The record the line belongs to'),
+  recorded_at: moment.describe('When the line was recorded (ISO, UTC)'),
+};
+const partyKind = z.enum(['Funder', 'Agent', 'Collector', 'Godown']);
+
+/** A ledger line: a debit or a credit and the running balance on the party's normal side. */
+export const ledgerLine = z.object({
+  date: dayText,
+  particulars: z.string(),
+  type: z.enum(['Debit', 'Credit']),
+  debit: z.string(),
+  credit: z.string(),
+  balance: z.string(),
+  ...lineIdentity,
+});
+export type LedgerLine = z.output<typeof ledgerLine>;
+
+export const ledgerReport = z.object({
+  entity: z.object({ id: z.string(), name: z.string(), type: partyKind, city_id: z.string().nullable() }),
+  openingBalance: z.string(),
+  closingBalance: z.string(),
+  totalDebit: z.string(),
+  totalCredit: z.string(),
+  transactions: z.array(ledgerLine),
+});
+export type LedgerReport = z.output<typeof ledgerReport>;
+
+/** A cashbook line: money into or out of one collector's or godown's cash. */
+export const cashbookRow = z.object({
+  date: dayText,
+  particulars: z.string(),
+  cash_in: z.string(),
+  cash_out: z.string(),
+  ...lineIdentity,
+});
+export type CashbookRow = z.output<typeof cashbookRow>;
+/** GET /api/reports/cashbook-report. */
+export const cashbookReport = z.array(cashbookRow);
+
+/** A day-wise row: income or expense in INR at its record's own rate, and the amount entered. */
+export const daywiseRow = z.object({
+  date: dayText,
+  category: z.string(),
+  remarks: z.string().nullable(),
+  type: z.enum(['Income', 'Expense']).describe('Salary payments count as expenses'),
+  amount_entered: z.string().describe("The amount as entered, in its record's currency"),
+  amount: z.string().describe("In INR, at the record's own rate"),
+  currency: z.literal('INR').describe('The currency of `amount`'),
+  record: z.object({ type: z.enum(['Expense', 'Income', 'SalaryPayment']), id: z.string() }),
+});
+export type DaywiseRow = z.output<typeof daywiseRow>;
+/** GET /api/reports/daywise-report. */
+export const daywiseReport = z.array(daywiseRow);
+
+/** A record's JSON as the activity log keeps it (timestamps and secrets left out): open-ended. */
+const loggedData = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .describe('The record as its event wrote it (timestamps and secrets left out): its fields vary by model');
+const actionType = z.enum(['CREATE', 'UPDATE', 'DELETE']);
+const byUser = z.object({ id: z.string(), name: z.string() }).nullable();
+
+/** An activity log entry (GET /api/logs): who did what to which record, and its data before and after. */
+export const activityRow = z.object({
+  id: z.string(),
+  action_type: actionType,
+  model_name: z.string(),
+  record_id: z.string(),
+  user: byUser,
+  old_data: loggedData,
+  new_data: loggedData,
+  created_at: moment,
+});
+export type ActivityRow = z.output<typeof activityRow>;
+
+/** One change of a record in its drill-down: an activity log entry of that record. */
+export const recordChange = activityRow.omit({ record_id: true });
+export type RecordChange = z.output<typeof recordChange>;
 
 /** A record with its latest data, whether it is deleted, its history and names for its ids. */
-export const recordHistoryAnswer = anyRow;
+export const recordHistoryAnswer = z.object({
+  type: recordType,
+  id: z.string(),
+  data: loggedData.describe('Its latest known data: the last written, or what a delete removed'),
+  deleted: z.boolean(),
+  history: z.array(recordChange).describe("Oldest first; a purchase's or sale's returns among them"),
+  names: z
+    .record(z.string(), z.string())
+    .describe('Names of the parties, products, cities and users whose ids appear in data and history'),
+});
+export type RecordHistory = z.output<typeof recordHistoryAnswer>;
 
 export const paidForMonth = z.object({
   collector_id: z.string(),
@@ -165,53 +276,99 @@ export const paidForMonth = z.object({
   year: z.number().int(),
   totalPaid: z.string(),
 });
+export type PaidForMonth = z.output<typeof paidForMonth>;
 
 export const notificationRow = z.object({
   id: z.string(),
   title: z.string(),
   message: z.string(),
-  type: z.string(),
+  type: z.enum(['info', 'warning', 'success', 'error']),
   link: z.string().nullable(),
-  created_at: z.string(),
+  created_at: moment,
   is_read: z.boolean(),
 });
+export type NotificationRow = z.output<typeof notificationRow>;
 export const notificationList = z.object({
   notifications: z.array(notificationRow),
   unreadCount: z.number().int(),
 });
 export type NotificationList = z.infer<typeof notificationList>;
 
-export const activityRow = z.object({
-  id: z.string(),
-  action_type: z.string(),
-  model_name: z.string(),
-  record_id: z.string().nullable(),
-  user: z.object({ id: z.string(), name: z.string() }).nullable(),
-  old_data: z.unknown(),
-  new_data: z.unknown(),
-  created_at: z.string(),
-});
 export const activityPage = pageOf(activityRow);
+
+/** One read model's checkpoint: where it stands, how far behind the head, and why it stopped. */
+export const projectionState = z.object({
+  name: z.string(),
+  position: z.string(),
+  lag: z.string(),
+  status: z.enum(['running', 'failed', 'paused']),
+  error: z.string().nullable(),
+  updatedAt: moment,
+  failingEvent: z
+    .object({ position: z.string(), type: z.string(), streamId: z.string() })
+    .optional()
+    .describe('A stopped projection: the event it cannot apply'),
+});
+export type ProjectionState = z.output<typeof projectionState>;
+
+/** An operator's decision to set an event aside for one projection (`EventQuarantined`). */
+export const quarantinedEvent = eventSchemas.EventQuarantined.schema.extend({
+  quarantinedAt: moment,
+  quarantinedBy: z.string().nullable().describe('The user who set it aside; null from the CLI'),
+});
+export type QuarantinedEvent = z.output<typeof quarantinedEvent>;
+
+/**
+ * A bigint column passed on as the driver reads it: decimal text from Postgres, a number from
+ * PGlite (which has no int8 parser set), so the two storages answer differently.
+ */
+const int8Column = z.union([z.string().regex(/^\d+$/), z.number().int()]);
+
+/** A rebuild of read models: asked for, running, done (with its report) or failed. */
+export const rebuildRow = z.object({
+  id: z.string(),
+  projections: z.array(z.string()),
+  swap: z.boolean(),
+  status: z.enum(['requested', 'running', 'done', 'failed']),
+  requestedBy: z.string(),
+  position: int8Column.describe('How far the replay has come'),
+  target: int8Column.describe('The head of the log it replays up to'),
+  report: rebuildReport.nullable().describe('Once it is done'),
+  error: z.string().nullable(),
+  requestedAt: moment,
+  updatedAt: moment,
+});
+export type RebuildRow = z.output<typeof rebuildRow>;
 
 export const projectionsStatus = z.object({
   head: z.string(),
-  projections: z.array(anyRow),
-  quarantined: z.array(z.unknown()),
-  rebuilds: z.array(anyRow),
+  projections: z.array(projectionState),
+  quarantined: z.array(quarantinedEvent),
+  rebuilds: z.array(rebuildRow).describe('The last 10, newest first'),
 });
+export type ProjectionsStatus = z.output<typeof projectionsStatus>;
 
 export const failingEvent = z.object({
   projection: z.string(),
-  error: z.string().nullish(),
+  error: z.string().nullable(),
   event: z.object({
     position: z.string(),
     type: z.string(),
     streamId: z.string(),
     streamVersion: z.string(),
-    data: z.unknown(),
-    metadata: z.unknown(),
+    data: z.unknown().describe("The event's data as it is stored: it may be what no schema accepts"),
+    metadata: z
+      .object({
+        userId: z.string().nullable(),
+        correlationId: z.string(),
+        causationId: z.string().nullable(),
+        recordedAt: moment,
+      })
+      .catchall(z.unknown())
+      .describe('Besides these, whatever else its writer added (schemaVersion, say): open-ended'),
   }),
 });
+export type FailingEvent = z.output<typeof failingEvent>;
 
 /** A report file that is still being made: where to fetch it once it is ready. */
 export const reportPending = z.object({
@@ -220,16 +377,41 @@ export const reportPending = z.object({
   link: z.string().optional(),
 });
 
-export const whatsappOutbox = z.object({ data: z.array(anyRow) });
+/** One send's latest record (a `ReportSendRecorded`), who recorded it, and its file's link. */
+export const outboxEntry = eventSchemas.ReportSendRecorded.schema.extend({
+  recorded_at: moment,
+  recorded_by: z
+    .string()
+    .nullable()
+    .describe('Who recorded the latest record: the requester, or the Admin who marked it sent'),
+  link: z.string().describe("The file's path (GET it with the session's token)"),
+});
+export type OutboxEntry = z.output<typeof outboxEntry>;
+export const whatsappOutbox = z.object({ data: z.array(outboxEntry).describe('Newest first') });
+export type WhatsappOutbox = z.output<typeof whatsappOutbox>;
 
 /** A master a row points to, with its name as the masters read model has it. */
 const named = z.object({ id: z.string(), name: z.string().nullable() });
-/** Custom field values of a record, as its entity's definitions show them. */
-const customFieldValues = z.unknown().describe("The record's custom field values");
+/**
+ * What a custom field holds: text, a number, a boolean or null (the custom_fields input takes
+ * no other), as openapi.json and the contract test check it. Its type says only `unknown`
+ * while the lists' repository (transactions.repository.ts) reads the values as that.
+ */
+const fieldValue: z.ZodType<unknown> = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** One custom field value of a record, with its definition's name. */
+export const customFieldValue = z.object({
+  id: z.string().describe('`<record id>:<definition id>`'),
+  custom_field_definition_id: z.string(),
+  value: fieldValue,
+  definition: z.object({ name: z.string() }),
+});
+export type CustomFieldValue = z.output<typeof customFieldValue>;
+/** Custom field values of a record, for the definitions that still exist. */
+const customFieldValues = z.array(customFieldValue);
 
 export const purchaseRow = z.object({
   id: z.string(),
-  type: z.string().describe('Godown or Direct'),
+  type: z.enum(['Godown', 'Direct']),
   purchase_date: dayText,
   city_id: z.string(),
   funder_id: z.string(),
@@ -247,8 +429,8 @@ export const purchaseRow = z.object({
   returned_quantity: z.string(),
   remaining: z.string(),
   total: z.string(),
-  paid_amount: z.string().nullable(),
-  commission: z.string().nullable(),
+  paid_amount: z.string(),
+  commission: z.string(),
   customFieldValues,
 });
 export const purchasePage = pageOf(purchaseRow);

@@ -1,3 +1,4 @@
+import type { DaywiseRow } from '@bahi/contracts';
 import { ACCOUNT_PATTERNS } from '@bahi/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
@@ -13,19 +14,8 @@ export interface DaywiseFilters {
   knownAt?: string | undefined;
 }
 
-type DaywiseKind = 'Expense' | 'Income' | 'SalaryPayment';
-
-/** One day-wise row: income or expense in INR at its record's rate, and the amount entered. */
-export interface DaywiseRow {
-  date: string;
-  category: string;
-  remarks: string | null;
-  type: 'Income' | 'Expense';
-  amount_entered: string;
-  amount: string;
-  currency: 'INR';
-  record: { type: DaywiseKind; id: string };
-}
+/** The records a day-wise row comes from (its row type is the report's contract, `daywiseRow`). */
+type DaywiseKind = DaywiseRow['record']['type'];
 
 interface Found {
   id: string;

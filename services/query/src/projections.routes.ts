@@ -1,4 +1,10 @@
-import { failingEvent, projectionsStatus, QUARANTINE_STREAM } from '@bahi/contracts';
+import {
+  type EventData,
+  failingEvent,
+  projectionsStatus,
+  QUARANTINE_STREAM,
+  type RebuildReport,
+} from '@bahi/contracts';
 import type { RecordedEvent } from '@bahi/event-store';
 import { projectionStatus } from '@bahi/read-db';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
@@ -16,7 +22,7 @@ async function quarantined(deps: QueryDeps) {
     projection: (e.data as { projection: string }).projection,
     position: BigInt((e.data as { position: string }).position),
     entry: {
-      ...(e.data as object),
+      ...(e.data as EventData<'EventQuarantined'>),
       quarantinedAt: e.metadata.recordedAt,
       quarantinedBy: e.metadata.userId ?? null,
     },
@@ -126,7 +132,8 @@ export async function registerProjectionStatusRoutes(app: FastifyInstance, deps:
           requestedBy: r.requested_by,
           position: r.position,
           target: r.target,
-          report: r.report,
+          // The projector writes it as a RebuildReport (rebuild.ts); the column is typed as JSON.
+          report: r.report as RebuildReport | null,
           error: r.error,
           requestedAt: new Date(r.requested_at).toISOString(),
           updatedAt: new Date(r.updated_at).toISOString(),

@@ -1,4 +1,4 @@
-import { recordHistoryAnswer } from '@bahi/contracts';
+import { type RecordChange, type RecordHistory, recordHistoryAnswer } from '@bahi/contracts';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -8,31 +8,8 @@ import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts'
 import { shown } from './logs.repository.ts';
 import { readAfterClientPosition } from './reads.ts';
 
+// The answer's types (RecordHistory, RecordChange) are its contract's, recordHistoryAnswer.
 type Data = Record<string, unknown>;
-
-/** One activity-log entry of a record, as /logs shows it. */
-export interface HistoryEntry {
-  id: string;
-  action_type: 'CREATE' | 'UPDATE' | 'DELETE';
-  model_name: string;
-  user: { id: string; name: string } | null;
-  old_data: Data | null;
-  new_data: Data | null;
-  created_at: string;
-}
-
-/** A record and everything the activity log knows of it: the drill-down from a report line. */
-export interface RecordHistory {
-  type: RecordType;
-  id: string;
-  /** Its latest known data: the last data written, or what a delete removed. */
-  data: Data | null;
-  deleted: boolean;
-  /** Oldest first; a purchase's or sale's returns among them. */
-  history: HistoryEntry[];
-  /** Names of the parties, products, cities and users whose ids appear in data and history. */
-  names: Record<string, string>;
-}
 
 /** The returns logged apart from their purchase or sale, found by the id they carry. */
 const RETURNS: Partial<Record<RecordType, { model: string; key: 'purchase_id' | 'sale_id' }>> = {
@@ -88,7 +65,7 @@ async function entriesOf(deps: QueryDeps, type: RecordType, id: string): Promise
   return rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
 }
 
-const entry = (r: LogRow): HistoryEntry => ({
+const entry = (r: LogRow): RecordChange => ({
   id: r.id,
   action_type: r.action_type,
   model_name: r.model_name,

@@ -1,3 +1,4 @@
+import type { CashbookRow, LedgerLine, LedgerReport } from '@bahi/contracts';
 import {
   ACCOUNT_PATTERNS,
   AMOUNT_SCALE,
@@ -54,7 +55,7 @@ export async function readLedger(
   deps: QueryDeps,
   params: { type: string; id: string; entity: Entity },
   q: { startDate?: string | undefined; endDate?: string | undefined } & At,
-) {
+): Promise<LedgerReport> {
   const { id, entity } = params;
   const party = await deps.readDb
     .selectFrom('parties')
@@ -105,7 +106,7 @@ export async function readLedger(
   let running = opening;
   let debit = 0n;
   let credit = 0n;
-  const transactions = rows.map((r) => {
+  const transactions = rows.map((r): LedgerLine => {
     const amount = cents(r.amount); // + debit, - credit
     if (amount >= 0n) debit += amount;
     else credit -= amount;
@@ -255,7 +256,7 @@ export async function readCashbook(
     startDate?: string | undefined;
     endDate?: string | undefined;
   } & At,
-) {
+): Promise<CashbookRow[]> {
   const endDate = upTo(q.endDate, q.asOf);
   let rows = deps.readDb
     .selectFrom('journal')

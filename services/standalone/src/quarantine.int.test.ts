@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from './standalone.ts';
 import { expectBooksCaughtUp, expectRebuildIdentical } from './testing/books.ts';
+import { plantUnprojectableGodown } from './testing/poison.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -33,30 +33,7 @@ describe.each(TEST_STORAGES)('quarantine of an unprojectable event [%s]', (stora
     });
     return { status: res.status, body: (await res.json()) as Body };
   };
-  /** A godown no read model can hold (year 0), appended as a buggy writer would have. */
-  const plant = async (name: string) => {
-    const id = randomUUID();
-    const result = await bahi.eventStore.append(
-      `godown-${id}`,
-      [
-        {
-          type: 'GodownCreated',
-          data: {
-            id,
-            name,
-            joining_date: '0000-01-01',
-            address: null,
-            narration: null,
-            phone: null,
-            opening_balance: '0.00',
-          },
-          metadata: { schemaVersion: 1 },
-        },
-      ],
-      'no_stream',
-    );
-    return result.position.toString();
-  };
+  const plant = (name: string) => plantUnprojectableGodown(bahi.eventStore, name);
   const mastersStatus = async () =>
     (await call('GET', '/admin/projections')).body.projections.find((p: Body) => p.name === 'masters');
   const until = async (check: () => Promise<boolean>, what: string) => {

@@ -1,26 +1,10 @@
+import type { RecordChange, RecordHistory } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
-/** One change of a record, from the activity log. */
-export interface RecordChange {
-  id: string;
-  action_type: 'CREATE' | 'UPDATE' | 'DELETE';
-  model_name: string;
-  user: { id: string; name: string } | null;
-  old_data: Record<string, unknown> | null;
-  new_data: Record<string, unknown> | null;
-  created_at: string;
-}
-
-/** GET /reports/records/{type}/{id}: a record as last known, whether deleted, and its history. */
-export interface RecordHistory {
-  type: string;
-  id: string;
-  data: Record<string, unknown> | null;
-  deleted: boolean;
-  history: RecordChange[];
-  names: Record<string, string>;
-}
+// GET /reports/records/{type}/{id} (a record as last known, whether deleted, and its history),
+// typed by the route's response schema (issue #19).
+export type { RecordChange, RecordHistory };
 
 export const recordQuery = (type: string, id: string) =>
   queryOptions({

@@ -1,3 +1,4 @@
+import type { CustomFieldValue } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { useMoneyWrite } from '@bahi/ui/screen';
 
@@ -9,10 +10,5 @@ export const save = (path: string, id: string | null) => (body: unknown) =>
   id ? api.put(`${path}/${id}`, body) : api.post(path, body);
 export const remove = (path: string) => (id: string) => api.delete(`${path}/${id}`);
 
-/** Custom field values as a list row carries them (spec section 3). */
-export interface CustomFieldValue {
-  id: string;
-  custom_field_definition_id: string;
-  value: unknown;
-  definition: { name: string };
-}
+// Custom field values as a list row carries them (spec section 3): the lists' schema (issue #19).
+export type { CustomFieldValue };

@@ -1,4 +1,4 @@
-import type { CustomFieldData } from '@bahi/contracts';
+import type { CityRow, CustomFieldRow, PartyRow, ProductRow } from '@bahi/contracts';
 import { api, formatAmount } from '@bahi/ui';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { addDecimal } from './decimal-text.ts';
@@ -12,28 +12,9 @@ export const PARTY_PATH: Record<PartyKind, string> = {
   Godown: 'godowns',
 };
 
-export interface City {
-  id: string;
-  name: string;
-  currency_name: string;
-  rate: string;
-}
-
-export interface Party {
-  id: string;
-  name: string;
-  city_id: string | null;
-  city: { id: string; name: string; currency_name: string } | null;
-  joining_date: string | null;
-  address: string | null;
-  narration: string | null;
-  phone: string | null;
-  opening_balance: string;
-  balance: { amount: string };
-  salary_per_month?: string | null;
-  clearing_balance?: string;
-  stock?: { product_id?: string; product_name: string; quantity: string }[];
-}
+// A city and a party as the masters' lists answer them: their routes' response schemas (issue #19).
+export type City = CityRow;
+export type Party = PartyRow;
 
 export interface Page<T> {
   data: T[];
@@ -89,10 +70,8 @@ export const partyOptionsQuery = (kind: PartyKind, search: string, cityId?: stri
     staleTime: 10_000,
   });
 
-export interface Product {
-  id: string;
-  name: string;
-}
+/** A product as GET /masters/products lists it (the route's response schema). */
+export type Product = ProductRow;
 
 /** All products, once for every form and filter. */
 export const productsQuery = () =>
@@ -104,9 +83,9 @@ export const productsQuery = () =>
   });
 export const useProducts = () => useQuery(productsQuery());
 
-/** A custom field definition as GET /masters/custom-fields lists it: its events' data. */
-export type CustomFieldDefinition = CustomFieldData;
-export type CustomFieldEntity = CustomFieldData['entity_types'][number];
+/** A custom field definition as GET /masters/custom-fields lists it (the route's response schema). */
+export type CustomFieldDefinition = CustomFieldRow;
+export type CustomFieldEntity = CustomFieldRow['entity_types'][number];
 
 /** The custom field definitions (a plain list, spec section 7); shared with the settings screen's key. */
 export const customFieldDefinitionsQuery = () =>

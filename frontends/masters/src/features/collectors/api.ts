@@ -1,3 +1,4 @@
+import type { PaidForMonth } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
@@ -6,7 +7,7 @@ export const paidForMonthQuery = (collectorId: string, month: string, year: stri
   queryOptions({
     queryKey: ['transactions', 'salary-paid', { collectorId, month, year }],
     queryFn: ({ signal }) =>
-      api.get<{ totalPaid: string }>(
+      api.get<PaidForMonth>(
         '/transactions/salary-payments/paid-for-month',
         { collector_id: collectorId, month, year },
         signal,

@@ -1,11 +1,10 @@
+import type { ProductRow as Product } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type Page, queryOptions, useQuery } from '@bahi/ui/screen';
 import type { ListState } from '../../shared/master-page.tsx';
 
-export interface Product {
-  id: string;
-  name: string;
-}
+// A product as GET /masters/products lists it: the route's schema (issue #19).
+export type { Product };
 
 export const productsPageQuery = (params: { page: number; limit: number; search: string }) =>
   queryOptions({

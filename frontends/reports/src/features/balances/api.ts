@@ -1,5 +1,6 @@
+import type { BalancesReport } from '@bahi/contracts';
 import { api } from '@bahi/ui';
-import { keepPreviousData, type Page, type Party, type PartyKind, queryOptions } from '@bahi/ui/screen';
+import { keepPreviousData, type PartyKind, queryOptions } from '@bahi/ui/screen';
 
 /** The four tabs of the Balances report, as GET /reports/balances names its lists. */
 export type BalanceTab = 'funders' | 'agents' | 'collectors' | 'godowns';
@@ -11,8 +12,11 @@ export const BALANCE_TABS: readonly { value: BalanceTab; label: string; kind: Pa
   { value: 'godowns', label: 'Godowns', kind: 'Godown' },
 ];
 
-/** GET /reports/balances: one list page of each kind (godowns have no city; the server ignores city_id there). */
-export type Balances = Record<BalanceTab, Page<Party>>;
+/**
+ * GET /reports/balances: one list page of each kind (godowns have no city; the server ignores
+ * city_id there), typed by the route's response schema (issue #19).
+ */
+export type Balances = BalancesReport;
 
 export type BalancesParams = {
   page: number;

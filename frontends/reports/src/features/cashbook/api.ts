@@ -1,15 +1,9 @@
+import type { CashbookRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, partiesQuery, queryOptions } from '@bahi/ui/screen';
 
-/** A cashbook line (spec section 3): money into or out of one collector's or godown's cash. */
-export interface CashbookRow {
-  date: string;
-  particulars: string;
-  cash_in: string;
-  cash_out: string;
-  key?: string;
-  record?: { type: string; id: string };
-}
+// A cashbook line (spec section 3), typed by the report's contract (issue #19).
+export type { CashbookRow };
 
 export interface CashbookParams {
   startDate: string;

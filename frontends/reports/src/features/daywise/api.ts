@@ -1,17 +1,9 @@
+import type { DaywiseRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, queryOptions } from '@bahi/ui/screen';
 
-/** A day-wise row (spec section 3): INR at the record's own rate, and the amount as entered. */
-export interface DaywiseRow {
-  date: string;
-  category: string;
-  remarks: string | null;
-  type: 'Income' | 'Expense';
-  amount: string;
-  amount_entered?: string;
-  currency?: string;
-  record?: { type: string; id: string };
-}
+// A day-wise row (spec section 3), typed by the report's contract (issue #19).
+export type { DaywiseRow };
 
 export interface DaywiseParams {
   startDate: string;

@@ -1,3 +1,4 @@
+import type { LedgerReport as Ledger, LedgerLine } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, queryOptions } from '@bahi/ui/screen';
 
@@ -6,27 +7,8 @@ export type LedgerType = (typeof LEDGER_TYPES)[number];
 export const isLedgerType = (t: string | undefined): t is LedgerType =>
   (LEDGER_TYPES as readonly string[]).includes(t ?? '');
 
-/** A ledger line (spec section 3) with its journal identity and record (the drill-down). */
-export interface LedgerLine {
-  date: string;
-  particulars: string;
-  type: 'Debit' | 'Credit';
-  debit: string;
-  credit: string;
-  balance: string;
-  key?: string;
-  record?: { type: string; id: string };
-  recorded_at?: string;
-}
-
-export interface Ledger {
-  entity: { id: string; name: string; type: LedgerType; city_id: string | null };
-  openingBalance: string;
-  closingBalance: string;
-  totalDebit: string;
-  totalCredit: string;
-  transactions: LedgerLine[];
-}
+// The ledger and its lines (spec section 3), typed by the route's response schema (issue #19).
+export type { Ledger, LedgerLine };
 
 export interface LedgerParams {
   startDate?: string;

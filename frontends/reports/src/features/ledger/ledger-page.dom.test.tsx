@@ -11,8 +11,8 @@ const CITY = {
   currency_name: 'AED',
   rate: '22.5',
 };
-const EXPENSE = { type: 'Expense', id: '44444444-4444-4444-8444-444444444444' };
-const BACKDATED = { type: 'Expense', id: '55555555-5555-4555-8555-555555555555' };
+const EXPENSE: LedgerLine['record'] = { type: 'Expense', id: '44444444-4444-4444-8444-444444444444' };
+const BACKDATED: LedgerLine['record'] = { type: 'Expense', id: '55555555-5555-4555-8555-555555555555' };
 
 const line = (over: Partial<LedgerLine>): LedgerLine => ({
   date: '2026-11-01',
@@ -23,6 +23,7 @@ const line = (over: Partial<LedgerLine>): LedgerLine => ({
   balance: '90.00',
   key: '1.0',
   record: EXPENSE,
+  recorded_at: '2026-11-01T10:00:00.000Z',
   ...over,
 });
 

@@ -1,28 +1,9 @@
+import type { PaymentRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
-/** A row of GET /reports/payments. */
-export interface PaymentRow {
-  id: string;
-  /** 'YYYY-MM-DD' */
-  payment_date: string;
-  related_entity_type: 'Funder' | 'Agent';
-  related_entity_id: string;
-  relatedEntityName: string | null;
-  /** Currency: the amount is in the city's currency (a collector handled it); INR: a godown's INR. */
-  payment_mode: 'Currency' | 'INR';
-  handlerEntityName: string | null;
-  amount: string;
-  reference: string | null;
-}
-
-/** Spec section 2: a funder is paid ('Payment To'); an agent pays ('Payment From'). */
-export const paymentType = (p: Pick<PaymentRow, 'related_entity_type'>): string =>
-  p.related_entity_type === 'Funder' ? 'Payment To' : 'Payment From';
-
-/** The currency of a payment's amount: INR when a godown paid in INR, else the city's. */
-export const paymentCurrency = (p: Pick<PaymentRow, 'payment_mode'>, cityCurrency: string): string =>
-  p.payment_mode === 'INR' ? 'INR' : cityCurrency;
+// A row of GET /reports/payments, typed by the route's response schema (issue #19).
+export type { PaymentRow };
 
 export type PaymentFilters = {
   city_id: string;

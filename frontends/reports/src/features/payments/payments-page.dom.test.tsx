@@ -1,18 +1,21 @@
 import { mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { citiesReply, listPage, MUMBAI, SHARJAH } from '../../testing/fixtures.ts';
+import { CITIES, citiesReply, listPage, MUMBAI, SHARJAH } from '../../testing/fixtures.ts';
 import type { PaymentRow } from './api.ts';
 import { PaymentsPage } from './payments-page.tsx';
 
+/** A payment as the server answers it: its type and currency follow its party and mode. */
 const payment = (over: Partial<PaymentRow>): PaymentRow => ({
   id: `p-${Math.random()}`,
   payment_date: '2026-11-24',
+  type: over.related_entity_type === 'Agent' ? 'Payment From' : 'Payment To',
   related_entity_type: 'Funder',
   related_entity_id: 'f1',
   relatedEntityName: 'Dev',
   payment_mode: 'Currency',
   handlerEntityName: 'Kabir',
+  currency: over.payment_mode === 'INR' ? 'INR' : SHARJAH.currency_name,
   amount: '120.50',
   reference: null,
   ...over,
@@ -34,7 +37,14 @@ const PAYMENTS = [
 function serve(rows: PaymentRow[] = PAYMENTS) {
   return mockApi((call) => {
     if (call.path === '/masters/cities') return citiesReply();
-    if (call.path === '/reports/payments') return { body: listPage(rows, 40) };
+    if (call.path === '/reports/payments') {
+      // As the server does: a Currency payment is in its party's city's currency (the city asked for).
+      const city = CITIES.find((c) => c.id === call.query.get('city_id'));
+      const inCity = rows.map((r) =>
+        r.payment_mode === 'INR' ? r : { ...r, currency: city?.currency_name ?? null },
+      );
+      return { body: listPage(inCity, 40) };
+    }
     return undefined;
   });
 }

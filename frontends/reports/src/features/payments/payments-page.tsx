@@ -10,7 +10,7 @@ import {
 } from '@bahi/ui/screen';
 import { Field, Select } from '@fluentui/react-components';
 import { DownloadButtons } from '../../shared/report-files.tsx';
-import { type PaymentRow, paymentCurrency, paymentFilters, paymentsQuery, paymentType } from './api.ts';
+import { type PaymentRow, paymentFilters, paymentsQuery } from './api.ts';
 
 /** Spec section 9: the payments report offers 15, 25, 50, 100 a page, 15 by default. */
 export const PAGE_SIZES = [15, 25, 50, 100] as const;
@@ -23,13 +23,15 @@ const ENTITY_TYPES = [
 
 const columns = (cityCurrency: string): Column<PaymentRow>[] => [
   { key: 'date', header: 'Date', width: '120px', render: (p) => showDay(p.payment_date) },
-  { key: 'type', header: 'Type', render: paymentType },
+  { key: 'type', header: 'Type', render: (p) => p.type },
   { key: 'entity', header: 'Entity', render: (p) => p.relatedEntityName ?? '' },
   { key: 'handler', header: 'Handler', render: (p) => p.handlerEntityName ?? '' },
   {
     key: 'amount',
     header: 'Amount',
-    render: (p) => <Amount value={p.amount} currency={paymentCurrency(p, cityCurrency)} />,
+    // The server names the currency (INR in the INR mode, else the party's city's); the tab's
+    // city's is the same, and stands in when the party is not found.
+    render: (p) => <Amount value={p.amount} currency={p.currency ?? cityCurrency} />,
   },
 ];
 

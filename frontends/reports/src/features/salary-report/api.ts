@@ -1,24 +1,11 @@
+import type { SalaryRow } from '@bahi/contracts';
 import { MONTH_NAMES } from '@bahi/contracts/months';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
-/** A row of GET /reports/salary-report: the amount is in the city's currency, whoever paid it. */
-export interface SalaryRow {
-  id: string;
-  created_at: string;
-  /** 'YYYY-MM-DD' */
-  payment_date: string;
-  collector_id: string;
-  collectorName: string | null;
-  month: number | string;
-  year: number | string;
-  payment_type: 'Full' | 'Advance';
-  payment_mode: 'Currency' | 'INR';
-  amount: string;
-  payerName: string | null;
-  expense?: { category: string | null; remarks: string | null };
-  remarks: string | null;
-}
+// A row of GET /reports/salary-report (the amount is in the city's currency, whoever paid it),
+// typed by the route's response schema (issue #19).
+export type { SalaryRow };
 
 export const MONTHS = MONTH_NAMES;
 
@@ -28,7 +15,7 @@ export const salaryYears = (now: Date = new Date()): number[] =>
 
 /** 'November 2026'. */
 export const salaryFor = (r: Pick<SalaryRow, 'month' | 'year'>): string => {
-  const name = MONTHS[Number(r.month) - 1];
+  const name = MONTHS[r.month - 1];
   return name ? `${name} ${r.year}` : `${r.month}/${r.year}`;
 };
 

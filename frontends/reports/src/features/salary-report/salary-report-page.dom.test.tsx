@@ -17,6 +17,7 @@ const SALARIES: SalaryRow[] = [
     year: 2026,
     payment_type: 'Full',
     payment_mode: 'INR',
+    currency: SHARJAH.currency_name,
     amount: '1500.00',
     payerName: 'Bhiwandi',
     expense: { category: 'Salary', remarks: 'November salary' },
@@ -48,7 +49,7 @@ describe('Salary Payments Report (spec section 2)', () => {
 
   it('names the month paid for and offers the current year and the 4 before', () => {
     expect(salaryFor({ month: 11, year: 2026 })).toBe('November 2026');
-    expect(salaryFor({ month: '1', year: '2027' })).toBe('January 2027');
+    expect(salaryFor({ month: 1, year: 2027 })).toBe('January 2027');
     expect(salaryYears(new Date(2026, 5, 1))).toEqual([2026, 2025, 2024, 2023, 2022]);
   });
 

@@ -1,12 +1,12 @@
-import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES, CustomFieldData } from '@bahi/contracts';
+import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES, CustomFieldRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
 export type FieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 export type EntityType = (typeof CUSTOM_FIELD_ENTITY_TYPES)[number];
 
-/** A definition as GET /masters/custom-fields lists it: its events' data. */
-export type CustomField = CustomFieldData;
+/** A definition as GET /masters/custom-fields lists it (the route's response schema). */
+export type CustomField = CustomFieldRow;
 
 /** Spec section 3: how each type is named on screen. */
 export const TYPE_LABEL: Record<FieldType, string> = {

@@ -1,19 +1,8 @@
+import type { NotificationRow as Notification, NotificationList } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 
-export interface Notification {
-  id: string;
-  title: string;
-  message: string;
-  type: 'info' | 'warning' | 'success' | 'error';
-  is_read: boolean;
-  link: string | null;
-  created_at: string;
-}
-
-export interface NotificationList {
-  notifications: Notification[];
-  unreadCount: number;
-}
+// GET /notifications, typed by the route's response schema (issue #19).
+export type { Notification, NotificationList };
 
 export const POPUP_LIMIT = 7;
 

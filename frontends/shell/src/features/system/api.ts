@@ -1,63 +1,15 @@
-import type { RebuildReport } from '@bahi/contracts';
+import type {
+  FailingEvent,
+  ProjectionState,
+  ProjectionsStatus,
+  QuarantinedEvent as Quarantined,
+  RebuildRow as Rebuild,
+} from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
-/** One read model's checkpoint (GET /admin/projections). */
-export interface ProjectionState {
-  name: string;
-  position: string;
-  lag: string;
-  status: 'running' | 'failed' | 'paused';
-  error: string | null;
-  updatedAt: string;
-  /** A stopped projection: the event it cannot apply. */
-  failingEvent?: { position: string; type: string; streamId: string };
-}
-
-export interface Rebuild {
-  id: string;
-  projections: string[];
-  swap: boolean;
-  status: 'requested' | 'running' | 'done' | 'failed';
-  requestedBy: string;
-  position: string;
-  target: string;
-  report: RebuildReport | null;
-  error: string | null;
-  requestedAt: string;
-  updatedAt: string;
-}
-
-export interface Quarantined {
-  projection: string;
-  position: string;
-  type: string;
-  streamId: string;
-  reason: string;
-  error?: string | null;
-  quarantinedAt: string;
-  quarantinedBy: string | null;
-}
-
-export interface ProjectionsStatus {
-  head: string;
-  projections: ProjectionState[];
-  quarantined: Quarantined[];
-  rebuilds: Rebuild[];
-}
-
-export interface FailingEvent {
-  projection: string;
-  error: string | null;
-  event: {
-    position: string;
-    type: string;
-    streamId: string;
-    streamVersion: string;
-    data: unknown;
-    metadata: unknown;
-  };
-}
+// GET /admin/projections and the failing event, typed by their routes' response schemas (issue #19).
+export type { FailingEvent, ProjectionState, ProjectionsStatus, Quarantined, Rebuild };
 
 /** A rebuild still under way (asked for, or being run by the projector). */
 export const inProgress = (r: Rebuild | undefined): boolean =>

@@ -257,4 +257,28 @@ describe('System screen', () => {
       reason: 'Written by release 1.2 with a rate the read model cannot hold',
     });
   });
+
+  it('lists the quarantined events: projection, event type and position, reason, who and when', async () => {
+    const aside = {
+      projection: 'masters',
+      position: '99',
+      event_type: 'CityCreated',
+      stream_id: 'city-1',
+      reason: 'Written by release 1.2 with a rate the read model cannot hold',
+      error: 'bad data',
+      quarantinedAt: '2026-11-24T08:02:00.000Z',
+      quarantinedBy: ADMIN.id,
+    };
+    mockApi((call) => {
+      if (call.path === '/admin/projections') return { body: status({ quarantined: [aside] }) };
+      if (call.path === '/masters/users') return { body: users };
+    });
+    renderScreen('/settings/system', <SystemScreen />);
+    const panel = await screen.findByRole('region', { name: 'Quarantined events' });
+    const row = within(panel).getAllByRole('row')[1]!;
+    expect(row.textContent).toContain('masters');
+    expect(row.textContent).toContain('CityCreated at 99');
+    expect(row.textContent).toContain('Written by release 1.2');
+    expect(row.textContent).toContain(ADMIN.name);
+  });
 });

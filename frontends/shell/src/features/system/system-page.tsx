@@ -458,7 +458,7 @@ function EarlierRebuilds({ rebuilds }: { rebuilds: Rebuild[] }) {
 function QuarantinedPanel(props: { entries: Quarantined[]; users: Parameters<typeof nameOf>[0] }) {
   const columns: Column<Quarantined>[] = [
     { key: 'projection', header: 'Projection', render: (q) => q.projection },
-    { key: 'event', header: 'Event', render: (q) => `${q.type} at ${q.position}` },
+    { key: 'event', header: 'Event', render: (q) => `${q.event_type} at ${q.position}` },
     { key: 'reason', header: 'Reason', render: (q) => q.reason },
     {
       key: 'who',

@@ -21,6 +21,7 @@ const entry = (over: Partial<OutboxEntry>): OutboxEntry => ({
   read_at: '2026-11-24T08:00:00.000Z',
   requested_by: ADMIN.id,
   recorded_at: '2026-11-24T08:00:01.000Z',
+  recorded_by: ADMIN.id,
   link: `/api/reports/files/${'a'.repeat(40)}`,
   ...over,
 });

@@ -1,18 +1,9 @@
+import type { ExpenseRow } from '@bahi/contracts';
 import type { CashEntryKind } from '../../shared/cash-entries.ts';
 
-/** A row of GET /transactions/expenses (salary payments are listed among expenses). */
-export interface ExpenseRow {
-  id: string;
-  expense_date: string;
-  city_id: string;
-  category: string;
-  amount: string;
-  paid_from_entity_type: 'Collector' | 'Godown';
-  paid_from_entity_id: string;
-  payerName: string | null;
-  remarks: string | null;
-  salary_payment?: { collector_id: string; month: string; year: string };
-}
+// A row of GET /transactions/expenses (salary payments are listed among expenses): the route's
+// schema (issue #19).
+export type { ExpenseRow };
 
 export const EXPENSES: CashEntryKind<ExpenseRow> = {
   kind: 'Expense',

@@ -1,17 +1,8 @@
+import type { IncomeRow } from '@bahi/contracts';
 import type { CashEntryKind } from '../../shared/cash-entries.ts';
 
-/** A row of GET /transactions/incomes. */
-export interface IncomeRow {
-  id: string;
-  income_date: string;
-  city_id: string;
-  category: string;
-  amount: string;
-  received_by_entity_type: 'Collector' | 'Godown';
-  received_by_entity_id: string;
-  receiverName: string | null;
-  remarks: string | null;
-}
+// A row of GET /transactions/incomes: the route's schema (issue #19).
+export type { IncomeRow };
 
 export const INCOMES: CashEntryKind<IncomeRow> = {
   kind: 'Income',

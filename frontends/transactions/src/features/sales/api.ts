@@ -1,28 +1,10 @@
+import type { AveragePurchaseRate, SaleRow as Sale } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type Page, queryOptions, useQuery } from '@bahi/ui/screen';
 import type { RecordListState } from '../../shared/record-list-page.tsx';
-import type { CustomFieldValue } from '../../shared/transaction-api.ts';
 
-type Named = { id: string; name: string | null };
-
-/** A sale as GET /transactions/sales answers it (spec section 3). */
-export interface Sale {
-  id: string;
-  sale_date: string;
-  agent_id: string;
-  agent: Named;
-  product_id: string;
-  product: Named;
-  godown_id: string;
-  godown: Named;
-  rate: string;
-  quantity: string;
-  returned_quantity: string;
-  remaining: string;
-  total: string;
-  clearing_charge: string;
-  customFieldValues: CustomFieldValue[];
-}
+// A sale as GET /transactions/sales answers it (spec section 3): the route's schema (issue #19).
+export type { Sale };
 
 export const salesQuery = (params: { page: number; limit: number; city_id: string }) =>
   queryOptions({
@@ -40,7 +22,7 @@ export const averageRateQuery = (productId: string, godownId: string) =>
   queryOptions({
     queryKey: ['reports', 'average-rate', { productId, godownId }],
     queryFn: ({ signal }) =>
-      api.get<{ average_rate: string; quantity: string }>(
+      api.get<AveragePurchaseRate>(
         '/reports/stock/average-purchase-rate',
         { product_id: productId, godown_id: godownId },
         signal,

@@ -1,26 +1,10 @@
+import type { TransferRow as Transfer } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
-interface TransferCollector {
-  id: string;
-  name: string;
-  city: { name: string | null; currency_name: string | null };
-}
-
-/** A row of GET /transactions/transfers: amounts in each collector's city currency. */
-export interface Transfer {
-  id: string;
-  transfer_date: string;
-  sent_amount: string;
-  transfer_charge: string;
-  operation: '*' | '/';
-  rate: string;
-  /** What the receiver got: (sent - charge) x or / rate. */
-  amount: string;
-  remarks: string | null;
-  fromCollector: TransferCollector | null;
-  toCollector: TransferCollector | null;
-}
+// A row of GET /transactions/transfers (amounts in each collector's city currency): the route's
+// schema (issue #19).
+export type { Transfer };
 
 export interface TransferParams {
   page: number;
