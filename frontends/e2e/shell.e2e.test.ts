@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateLicenseKeys, issueLicense, type LicenseClaims } from '@bahi/server-kit';
+import type { LicenseClaims } from '@bahi/contracts';
+import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../packages/ui/src/format.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eventSchemas } from './events.ts';
 import { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from './masters.ts';
 import { rebuildReport } from './operations.ts';
+import { ROLES } from './roles.ts';
 
 // Response DTOs of the HTTP API: the routes declare them (openapi.json), a contract test checks
 // the answers against them, and the frontends take their types from them (issue #19).
@@ -28,15 +29,6 @@ export type BulkWriteAnswer = z.infer<typeof bulkWriteAnswer>;
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ data: z.array(row), totalItems: z.number().int().nonnegative() });
 
-/**
- * A row the contract documents only as an object; any typed object passes. Only the day-wise
- * and cashbook routes (reports.routes.ts) still declare it, until they declare `daywiseReport`
- * and `cashbookReport` below, which the contract test already checks their answers against.
- */
-export const anyRow = z
-  .custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object')
-  .meta({ type: 'object' });
-
 /** A short confirmation with a message for the user. */
 export const messageAnswer = z.object({ message: z.string() });
 
@@ -46,7 +38,7 @@ export const userView = z.object({
   name: z.string(),
   email: z.string(),
   phone: z.string().nullable(),
-  role: z.string().describe('Admin, Manager, Collector or Viewer'),
+  role: z.enum(ROLES),
   is_active: z.boolean(),
 });
 export type UserView = z.infer<typeof userView>;
@@ -55,19 +47,30 @@ export type UserView = z.infer<typeof userView>;
 export const loginAnswer = z.object({ token: z.string(), expiresIn: z.number(), user: userView });
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 
-/** Whether the installed license is valid, why not, and its terms. */
+/** A license's terms as its issuer signed them (the license file is a JWS of these). */
+export const licenseClaims = z.object({
+  status: z.enum(['Active', 'Expired']),
+  type: z.string().min(1),
+  /** ISO timestamp; null only for a Perpetual license. */
+  expires_at: z.iso.datetime().nullable(),
+  grace_period_days: z.number().int().min(0),
+  expiry_notification_days: z.number().int().min(0),
+  licensee: z.string().optional(),
+  issued_at: z.iso.datetime().optional(),
+});
+export type LicenseClaims = z.output<typeof licenseClaims>;
+
+/** Whether the installed license is valid, why not, and its terms (spec section 3, License info). */
 export const licenseStatus = z.object({
   isValid: z.boolean(),
   reason: z.string().nullable(),
-  config: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe("The license's terms as its issuer wrote them: open-ended"),
+  /** Status is Expired once past its expiry, whatever it was issued with. */
+  config: licenseClaims.omit({ licensee: true, issued_at: true }).nullable(),
 });
-export type LicenseStatus = z.infer<typeof licenseStatus>;
+export type LicenseStatus = z.output<typeof licenseStatus>;
 
 // The read side's answers. Amounts and quantities are decimal strings; a column a record may
-// not have is optional or null. Only the day-wise and cashbook routes still declare `anyRow`.
+// not have is optional or null.
 
 const text = z.string().nullish();
 const dayText = z.string().describe('A business date, YYYY-MM-DD');
@@ -318,12 +321,6 @@ export const quarantinedEvent = eventSchemas.EventQuarantined.schema.extend({
 });
 export type QuarantinedEvent = z.output<typeof quarantinedEvent>;
 
-/**
- * A bigint column passed on as the driver reads it: decimal text from Postgres, a number from
- * PGlite (which has no int8 parser set), so the two storages answer differently.
- */
-const int8Column = z.union([z.string().regex(/^\d+$/), z.number().int()]);
-
 /** A rebuild of read models: asked for, running, done (with its report) or failed. */
 export const rebuildRow = z.object({
   id: z.string(),
@@ -331,8 +328,8 @@ export const rebuildRow = z.object({
   swap: z.boolean(),
   status: z.enum(['requested', 'running', 'done', 'failed']),
   requestedBy: z.string(),
-  position: int8Column.describe('How far the replay has come'),
-  target: int8Column.describe('The head of the log it replays up to'),
+  position: z.string().regex(/^\d+$/).describe('How far the replay has come (a log position)'),
+  target: z.string().regex(/^\d+$/).describe('The head of the log it replays up to'),
   report: rebuildReport.nullable().describe('Once it is done'),
   error: z.string().nullable(),
   requestedAt: moment,
@@ -392,17 +389,17 @@ export type WhatsappOutbox = z.output<typeof whatsappOutbox>;
 
 /** A master a row points to, with its name as the masters read model has it. */
 const named = z.object({ id: z.string(), name: z.string().nullable() });
-/**
- * What a custom field holds: text, a number, a boolean or null (the custom_fields input takes
- * no other), as openapi.json and the contract test check it. Its type says only `unknown`
- * while the lists' repository (transactions.repository.ts) reads the values as that.
- */
-const fieldValue: z.ZodType<unknown> = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** What a custom field holds: text, a number, a boolean or null (the custom_fields input takes no other). */
+export const customFieldScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type CustomFieldScalar = z.output<typeof customFieldScalar>;
+/** A stored value a custom field can hold (the read model keeps the record's values as JSON). */
+export const isCustomFieldScalar = (value: unknown): value is CustomFieldScalar =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
 /** One custom field value of a record, with its definition's name. */
 export const customFieldValue = z.object({
   id: z.string().describe('`<record id>:<definition id>`'),
   custom_field_definition_id: z.string(),
-  value: fieldValue,
+  value: customFieldScalar,
   definition: z.object({ name: z.string() }),
 });
 export type CustomFieldValue = z.output<typeof customFieldValue>;

@@ -1,4 +1,5 @@
 import type { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from '@bahi/contracts';
+import type { Role } from '@bahi/contracts/roles';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** int8 columns: written as string or bigint, read back as string (exact). */
@@ -117,7 +118,7 @@ export interface UsersTable {
   name: string;
   email: string;
   phone: string | null;
-  role: string;
+  role: Role;
   is_active: boolean;
   deleted: Generated<boolean>;
   created_at: CreatedAt;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { type LicenseClaims, type LicenseStatus, licenseClaims } from '@bahi/contracts';
 import {
   CompactSign,
   compactVerify,
@@ -8,27 +9,12 @@ import {
   importPKCS8,
   importSPKI,
 } from 'jose';
-import { z } from 'zod';
 
-/** What a license says, signed with Ed25519 by whoever issues licenses. */
-export const licenseClaims = z.object({
-  status: z.enum(['Active', 'Expired']),
-  type: z.string().min(1),
-  /** ISO timestamp; null only for a Perpetual license. */
-  expires_at: z.iso.datetime().nullable(),
-  grace_period_days: z.number().int().min(0),
-  expiry_notification_days: z.number().int().min(0),
-  licensee: z.string().optional(),
-  issued_at: z.iso.datetime().optional(),
-});
-export type LicenseClaims = z.infer<typeof licenseClaims>;
-
-/** The answer of GET /auth/license-status (spec section 3, License info). */
-export interface LicenseInfo {
-  isValid: boolean;
-  reason: string | null;
-  config: Omit<LicenseClaims, 'licensee' | 'issued_at'> | null;
-}
+/**
+ * What a license says is the contract's `licenseClaims`, signed with Ed25519 by whoever issues
+ * licenses. The answer of GET /auth/license-status is the contract's too (spec section 3).
+ */
+export type LicenseInfo = LicenseStatus;
 
 const LICENSE_TYP = 'bahi-license+jws';
 const DAY = 86_400_000;

@@ -1,10 +1,10 @@
+import type { LicenseClaims } from '@bahi/contracts';
 import { CompactSign, importPKCS8 } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
   evaluateLicense,
   generateLicenseKeys,
   issueLicense,
-  type LicenseClaims,
   LicenseError,
   LicenseService,
   verifyLicense,

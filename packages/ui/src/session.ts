@@ -1,29 +1,14 @@
+import type { LicenseStatus, UserView } from '@bahi/contracts';
 import type { Role } from '@bahi/contracts/roles';
 import { createContext, useContext } from 'react';
 
 export { ROLES, type Role } from '@bahi/contracts/roles';
 
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  role: Role;
-  is_active: boolean;
-}
+/** The signed-in user (GET /auth/profile): the contract's answer. */
+export type User = UserView;
 
-/** GET /auth/license-status (spec section 3, License info). */
-export interface LicenseInfo {
-  isValid: boolean;
-  reason: string | null;
-  config: {
-    status: 'Active' | 'Expired';
-    type: string;
-    expires_at: string | null;
-    grace_period_days: number;
-    expiry_notification_days: number;
-  } | null;
-}
+/** GET /auth/license-status (spec section 3, License info): the contract's answer. */
+export type LicenseInfo = LicenseStatus;
 
 export interface Session {
   /** loading: a stored token is being checked. */

@@ -1,17 +1,5 @@
+import { RECORD_TYPES, type RecordType } from '@bahi/contracts';
 import { sql } from 'kysely';
-
-/** The records a report line can lead to: the activity log's models of those records. */
-export const RECORD_TYPES = [
-  'Purchase',
-  'Sale',
-  'Payment',
-  'ClearingPayout',
-  'SalaryPayment',
-  'Transfer',
-  'Expense',
-  'Income',
-] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const isRecordType = (type: string): type is RecordType =>
   (RECORD_TYPES as readonly string[]).includes(type);

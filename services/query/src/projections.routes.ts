@@ -130,8 +130,9 @@ export async function registerProjectionStatusRoutes(app: FastifyInstance, deps:
           swap: r.swap,
           status: r.status,
           requestedBy: r.requested_by,
-          position: r.position,
-          target: r.target,
+          // Decimal text from either storage (PGlite reads an int8 as a number).
+          position: String(r.position),
+          target: String(r.target),
           // The projector writes it as a RebuildReport (rebuild.ts); the column is typed as JSON.
           report: r.report as RebuildReport | null,
           error: r.error,

@@ -1,10 +1,16 @@
-import { type RecordChange, type RecordHistory, recordHistoryAnswer } from '@bahi/contracts';
+import {
+  RECORD_TYPES,
+  type RecordChange,
+  type RecordHistory,
+  type RecordType,
+  recordHistoryAnswer,
+} from '@bahi/contracts';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { isRecordType, RECORD_TYPES, type RecordType } from './journal-lines.ts';
+import { isRecordType } from './journal-lines.ts';
 import { shown } from './logs.repository.ts';
 import { readAfterClientPosition } from './reads.ts';
 

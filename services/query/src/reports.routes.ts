@@ -1,8 +1,9 @@
 import {
-  anyRow,
   averagePurchaseRate,
   balancesReport,
+  cashbookReport,
   dashboardSummary,
+  daywiseReport,
   ledgerReport,
   stockReport,
 } from '@bahi/contracts';
@@ -131,7 +132,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         summary: 'Income and expense by day',
         tags: ['reports'],
         querystring: daywise.query,
-        response: { 200: z.array(anyRow) },
+        response: { 200: daywiseReport },
       },
     },
     async (request) => {
@@ -149,7 +150,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         summary: "A collector's or godown's cash in and out",
         tags: ['reports'],
         querystring: cashbook.query,
-        response: { 200: z.array(anyRow) },
+        response: { 200: cashbookReport },
       },
     },
     async (request) => {

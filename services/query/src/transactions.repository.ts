@@ -1,4 +1,4 @@
-import type { PurchaseRow, SaleRow } from '@bahi/contracts';
+import { isCustomFieldScalar, type PurchaseRow, type SaleRow } from '@bahi/contracts';
 import { lineTotalText, remainingQuantityText } from '@bahi/domain';
 import type { Database } from '@bahi/read-db';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
@@ -59,6 +59,7 @@ function customFieldValues(deps: QueryDeps) {
     return (recordId: string, values: Record<string, unknown>) =>
       Object.entries(values)
         .filter(([id]) => names.has(id))
+        .flatMap(([id, value]) => (isCustomFieldScalar(value) ? [[id, value] as const] : []))
         .map(([id, value]) => ({
           id: `${recordId}:${id}`,
           custom_field_definition_id: id,
@@ -185,7 +186,7 @@ export async function readPurchases(deps: QueryDeps, q: TransactionQuery): Promi
     total: lineTotalText(r.quantity, r.rate),
     paid_amount: r.paid_amount,
     commission: r.commission,
-    customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+    customFieldValues: values(r.id, r.custom_fields),
   }));
   return { data, totalItems: total };
 }
@@ -234,7 +235,7 @@ export async function readSales(deps: QueryDeps, q: TransactionQuery): Promise<P
     remaining: remainingQuantityText(r.quantity, r.returned_quantity),
     total: lineTotalText(r.quantity, r.rate),
     clearing_charge: r.clearing_charge,
-    customFieldValues: values(r.id, r.custom_fields as Record<string, unknown>),
+    customFieldValues: values(r.id, r.custom_fields),
   }));
   return { data, totalItems: total };
 }

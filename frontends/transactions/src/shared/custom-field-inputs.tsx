@@ -68,6 +68,4 @@ export function CustomFieldValues(props: { values: CustomFieldValue[] }) {
 export const customFieldDefaults = (
   values: CustomFieldValue[] | undefined,
 ): Record<string, string | number | boolean | null> =>
-  Object.fromEntries(
-    (values ?? []).map((v) => [v.custom_field_definition_id, v.value as string | number | boolean | null]),
-  );
+  Object.fromEntries((values ?? []).map((v) => [v.custom_field_definition_id, v.value]));

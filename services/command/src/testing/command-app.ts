@@ -1,3 +1,4 @@
+import type { LicenseClaims } from '@bahi/contracts';
 import { createPostgresEventStore, type EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projections';
 import { openReadDb } from '@bahi/read-db';
@@ -5,7 +6,6 @@ import {
   createHttpApp,
   generateLicenseKeys,
   issueLicense,
-  type LicenseClaims,
   LicenseService,
   registerAuthentication,
   registerLicenseGate,
