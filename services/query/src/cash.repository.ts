@@ -2,7 +2,7 @@ import type { EventData, ExpenseRow, IncomeRow, PaymentRow, SalaryRow, TransferR
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { day, escapeLike, queryText } from './query-params.ts';
+import { day, escapeLike, queryText, UUID } from './query-params.ts';
 import { listQuery } from './reads.ts';
 
 /**
@@ -42,8 +42,6 @@ interface CashRecordOf {
   Income: EventData<'IncomeRecorded'>['entry'];
 }
 type Kind = keyof CashRecordOf;
-
-const UUID = /^[0-9a-f-]{36}$/;
 
 type Base = ReturnType<typeof base>;
 const base = (deps: QueryDeps, kinds: Kind[], q: CashQuery) => {

@@ -19,6 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { namesOf } from './parties.repository.ts';
+import { UUID } from './query-params.ts';
 import { REPORT_READERS } from './report-readers.ts';
 
 /**
@@ -35,8 +36,6 @@ export interface ReportFileDeps {
   /** How long a download waits for its file before answering 202 (default 20 s). */
   reportWaitMs?: number | undefined;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const formatParam = z.enum(FORMATS, { error: 'Download format is pdf or xlsx.' });
 
