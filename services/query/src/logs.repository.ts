@@ -1,17 +1,14 @@
+import type { ActivityRow, RecordChange } from '@bahi/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { day, queryText } from './query-params.ts';
+import { paging } from './reads.ts';
 
 /** The activity log's reads (issue #19: SQL in repository functions, not in route handlers). */
 
 export const logsQuery = z.object({
-  page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page starts at 1').default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int()
-    .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
-    .default(25),
+  ...paging(25),
   userId: z.union([z.uuid('userId must be an id'), z.literal('')]).optional(),
   modelName: queryText('modelName', 50),
   actionType: z.union([z.enum(['CREATE', 'UPDATE', 'DELETE']), z.literal('')]).optional(),
@@ -53,17 +50,28 @@ export async function readActivity(deps: QueryDeps, filters: LogsQuery) {
     .orderBy('l.created_at', 'desc')
     .orderBy('l.position', 'desc');
   if (filters.limit !== -1) q = q.limit(filters.limit).offset((filters.page - 1) * filters.limit);
-  return (await q.execute()).map((r) => ({
-    id: r.id,
-    action_type: r.action_type,
-    model_name: r.model_name,
-    record_id: r.record_id,
-    user: r.user_id && r.user_name ? { id: r.user_id, name: r.user_name } : null,
-    old_data: shown(r.old_data),
-    new_data: shown(r.new_data),
-    created_at: new Date(r.created_at).toISOString(),
-  }));
+  return (await q.execute()).map((r): ActivityRow => ({ ...activityEntry(r), record_id: r.record_id }));
 }
+
+/** An activity log row as the API shows it: its user by name, its data without hidden fields. */
+export const activityEntry = (r: {
+  id: string;
+  action_type: ActivityRow['action_type'];
+  model_name: string;
+  user_id: string | null;
+  user_name: string | null;
+  old_data: Record<string, unknown> | null;
+  new_data: Record<string, unknown> | null;
+  created_at: Date | string;
+}): RecordChange => ({
+  id: r.id,
+  action_type: r.action_type,
+  model_name: r.model_name,
+  user: r.user_id && r.user_name ? { id: r.user_id, name: r.user_name } : null,
+  old_data: shown(r.old_data),
+  new_data: shown(r.new_data),
+  created_at: new Date(r.created_at).toISOString(),
+});
 
 /** A page of the activity log and how many entries match in all. */
 export async function readActivityPage(deps: QueryDeps, filters: LogsQuery) {

@@ -5,14 +5,19 @@ import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { queryText } from './query-params.ts';
 
-/** Paging and filters of every list (spec section 7): page 1-based, limit 15 by default, -1 for all. */
-export const listQuery = z.object({
+/** Paging (spec section 7): page 1-based, limit 1 to 500 or -1 for all. */
+export const paging = (defaultLimit: number) => ({
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page starts at 1').default(1),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int()
     .refine((n) => n === -1 || (n >= 1 && n <= 500), 'limit is -1 (all) or 1 to 500')
-    .default(15),
+    .default(defaultLimit),
+});
+
+/** Paging and filters of every list (spec section 7): limit 15 by default. */
+export const listQuery = z.object({
+  ...paging(15),
   search: queryText('search', 200),
   city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
 });

@@ -1,8 +1,8 @@
-import type { RecordChange, RecordHistory, RecordType } from '@bahi/contracts';
+import type { RecordHistory, RecordType } from '@bahi/contracts';
 import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
-import { shown } from './logs.repository.ts';
+import { activityEntry, shown } from './logs.repository.ts';
 import { UUID } from './query-params.ts';
 
 /**
@@ -66,16 +66,6 @@ async function entriesOf(deps: QueryDeps, type: RecordType, id: string): Promise
   return rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
 }
 
-const entry = (r: LogRow): RecordChange => ({
-  id: r.id,
-  action_type: r.action_type,
-  model_name: r.model_name,
-  user: r.user_id && r.user_name ? { id: r.user_id, name: r.user_name } : null,
-  old_data: shown(r.old_data),
-  new_data: shown(r.new_data),
-  created_at: new Date(r.created_at).toISOString(),
-});
-
 /** Every id-like text anywhere in these values (nested objects and lists too). */
 function idsIn(values: unknown[], found = new Set<string>()): Set<string> {
   for (const value of values) {
@@ -110,7 +100,7 @@ async function recordHistory(deps: QueryDeps, type: RecordType, id: string, rows
   const last = own.at(-1);
   if (!last) throw new HttpError(404, `${type} not found.`);
   const latest = [...own].reverse().find((r) => r.new_data !== null)?.new_data ?? last.old_data;
-  const history = rows.map(entry);
+  const history = rows.map(activityEntry);
   const data = shown(latest);
   const ids = idsIn([data, ...history.flatMap((h) => [h.old_data, h.new_data, h.user?.id])]);
   ids.delete(id);
