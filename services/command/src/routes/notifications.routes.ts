@@ -1,9 +1,10 @@
 import { logPosition, writeAnswer } from '@bahi/contracts';
 import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
-import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
+import { findMine, isReadBy, unreadCount } from '../notifications/reads.ts';
 import { requestMeta } from '../request-meta.ts';
 import { recordIdParams } from './params.ts';
 
@@ -21,33 +22,6 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Com
       if (!(error instanceof ProjectionBehindError)) throw error;
     }
   };
-  const readAllUpTo = async (me: SignedInUser) =>
-    (
-      await deps.readDb
-        .selectFrom('notification_reads_all')
-        .select('up_to')
-        .where('user_id', '=', me.id)
-        .executeTakeFirst()
-    )?.up_to;
-  const findMine = async (me: SignedInUser, id: string) =>
-    deps.readDb
-      .selectFrom('notifications')
-      .select(['id', 'created_at'])
-      .where('id', '=', id)
-      .where('audience', '=', me.role)
-      .executeTakeFirst();
-  const unreadCount = async (me: SignedInUser) => {
-    const upTo = await readAllUpTo(me);
-    let q = deps.readDb
-      .selectFrom('notifications as n')
-      .where('n.audience', '=', me.role)
-      .where('n.id', 'not in', (eb) =>
-        eb.selectFrom('notification_reads as r').select('r.notification_id').where('r.user_id', '=', me.id),
-      );
-    if (upTo !== undefined) q = q.where('n.created_at', '>', upTo);
-    const row = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
-  };
   const head = async () => (await deps.eventStore.headPosition()).toString();
 
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -64,23 +38,13 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Com
     async (request) => {
       const me = signedIn(request);
       const { id } = request.params;
-      let notification = await findMine(me, id);
+      let notification = await findMine(deps, me, id);
       if (!notification) {
         await catchUp();
-        notification = await findMine(me, id);
+        notification = await findMine(deps, me, id);
       }
       if (!notification) throw new HttpError(404, 'Notification not found.');
-      const isRead = async () => {
-        const upTo = await readAllUpTo(me);
-        if (upTo !== undefined && new Date(notification.created_at) <= new Date(upTo)) return true;
-        const row = await deps.readDb
-          .selectFrom('notification_reads')
-          .select('notification_id')
-          .where('user_id', '=', me.id)
-          .where('notification_id', '=', id)
-          .executeTakeFirst();
-        return row !== undefined;
-      };
+      const isRead = () => isReadBy(deps, me, notification);
       // A read just recorded may not be in the read model yet: look again once it caught up.
       let read = await isRead();
       if (!read) {
@@ -116,7 +80,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Com
       const me = signedIn(request);
       // Both a just-raised notice and a just-recorded read-all may still be on their way.
       await catchUp();
-      if ((await unreadCount(me)) === 0) return { position: await head() };
+      if ((await unreadCount(deps, me)) === 0) return { position: await head() };
       const r = await deps.eventStore.append(
         `notification-reads-${me.id}`,
         [
