@@ -19,13 +19,13 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { RebuildReport } from '@bahi/contracts';
 import {
   allProjections,
   failingEvent,
   QuarantineRefused,
   quarantineEvent,
   RebuildRefused,
-  type RebuildReport,
   rebuildProjections,
   resumeProjection,
 } from '@bahi/projections';

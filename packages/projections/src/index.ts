@@ -14,7 +14,6 @@ export {
 export {
   claimRequestedRebuild,
   RebuildRefused,
-  type RebuildReport,
   rebuildProjections,
   requestRebuild,
   resolveProjections,

@@ -14,15 +14,6 @@ import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 type Tx = Transaction<Database>;
 
-// The rebuild's report is the Admin API's answer and the System screen's: its types are in
-// @bahi/contracts (operations.ts), written once.
-export type {
-  BalanceDifference,
-  ProjectionComparison,
-  RebuildReport,
-  TableComparison,
-} from '@bahi/contracts';
-
 export class RebuildRefused extends Error {
   override readonly name = 'RebuildRefused';
 }

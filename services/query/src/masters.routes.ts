@@ -85,13 +85,13 @@ export async function registerMasterListRoutes(app: FastifyInstance, deps: Query
       },
     );
   }
-  // Any other kind: there is no such master list, once the filters are valid (hidden from
-  // openapi.json: it only refuses).
+  // Any other kind: there is no such master list, once the filters are valid and the caller is
+  // signed in (hidden from openapi.json: it only refuses).
   api.get(
     '/api/masters/:kind',
     { schema: { hide: true, params: z.object({ kind: z.string() }), querystring: listQuery, response: {} } },
     async (request) => {
-      await ready(request);
+      signedIn(request);
       throw new HttpError(404, `There is no master list called "${request.params.kind}".`);
     },
   );

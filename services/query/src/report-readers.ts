@@ -1,12 +1,13 @@
 import { PARTY_ACCOUNTS } from '@bahi/domain';
-import { HttpError } from '@bahi/server-kit';
+import { HttpError, signedIn } from '@bahi/server-kit';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CASH_READS, cashQuery, readPayments, readSalaryReport } from './cash.repository.ts';
 import { daywiseRows } from './daywise.ts';
 import type { QueryDeps } from './deps.ts';
 import { listParties } from './parties.repository.ts';
 import { day, moment, queryText } from './query-params.ts';
-import { listQuery, readAtPosition } from './reads.ts';
+import { listQuery, readAfterClientPosition, readAtPosition } from './reads.ts';
 import { readCashbook, readLedger, readStock, upTo } from './reports.repository.ts';
 
 /**
@@ -27,6 +28,18 @@ export interface ReportReader<Q extends z.ZodType, T> {
    * route's 400), read once the read models have reached `position`. List reports are read whole.
    */
   readForFile: (deps: QueryDeps, filters: Record<string, string>, position: bigint) => Promise<T>;
+}
+
+/** A report's JSON answer: who asks is signed in, the read models it reads are there, it is read. */
+export async function answerWith<Q extends z.ZodType, T>(
+  deps: QueryDeps,
+  request: FastifyRequest,
+  report: ReportReader<Q, T>,
+  q: z.output<Q>,
+): Promise<T> {
+  signedIn(request);
+  await readAfterClientPosition(deps, request, report.reads(q));
+  return report.read(deps, q);
 }
 
 const reader = <Q extends z.ZodType, T>(

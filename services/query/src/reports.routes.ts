@@ -12,7 +12,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { readAfterClientPosition } from './reads.ts';
-import { balances, cashbook, daywise, ledger, ledgerParams, ledgerQuery, stock } from './report-readers.ts';
+import {
+  answerWith,
+  balances,
+  cashbook,
+  daywise,
+  ledger,
+  ledgerParams,
+  ledgerQuery,
+  stock,
+} from './report-readers.ts';
 import { readAveragePurchaseRate, readDashboardSummary } from './reports.repository.ts';
 
 export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
@@ -33,12 +42,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         response: { 200: ledgerReport },
       },
     },
-    async (request) => {
-      signedIn(request);
-      const q = { party: request.params, filters: request.query };
-      await readAfterClientPosition(deps, request, ledger.reads(q));
-      return ledger.read(deps, q);
-    },
+    (request) => answerWith(deps, request, ledger, { party: request.params, filters: request.query }),
   );
 
   /**
@@ -57,11 +61,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         response: { 200: stockReport },
       },
     },
-    async (request) => {
-      signedIn(request);
-      await readAfterClientPosition(deps, request, stock.reads(request.query));
-      return stock.read(deps, request.query);
-    },
+    (request) => answerWith(deps, request, stock, request.query),
   );
 
   /** The moving-average cost of a product in a godown, in INR per unit (0 when none is held). */
@@ -96,11 +96,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         response: { 200: balancesReport },
       },
     },
-    async (request) => {
-      signedIn(request);
-      await readAfterClientPosition(deps, request, balances.reads(request.query));
-      return balances.read(deps, request.query);
-    },
+    (request) => answerWith(deps, request, balances, request.query),
   );
 
   /**
@@ -135,11 +131,7 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         response: { 200: daywiseReport },
       },
     },
-    async (request) => {
-      signedIn(request);
-      await readAfterClientPosition(deps, request, daywise.reads(request.query));
-      return daywise.read(deps, request.query);
-    },
+    (request) => answerWith(deps, request, daywise, request.query),
   );
 
   /** A collector's or godown's cash: Cash In and Cash Out in business-date order. */
@@ -153,10 +145,6 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         response: { 200: cashbookReport },
       },
     },
-    async (request) => {
-      signedIn(request);
-      await readAfterClientPosition(deps, request, cashbook.reads(request.query));
-      return cashbook.read(deps, request.query);
-    },
+    (request) => answerWith(deps, request, cashbook, request.query),
   );
 }
