@@ -231,7 +231,8 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return document;
   };
   const peer = options.contractPeer ? contractPeer(options.contractPeer) : undefined;
-  /** The whole API: this service's half, and the peer's when there is one. */
+  /** The whole API: this service's half, and the peer's when there is one (merged once per read of it). */
+  let merged: { peer: Record<string, unknown>; document: Record<string, unknown> } | undefined;
   const contractDocument = async () => {
     const own = ownDocument();
     if (!peer) return own;
@@ -242,7 +243,8 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
         "The API contract is served in two halves, and the other service's half cannot be read right now. Please try again.",
       );
     });
-    return mergeOpenApiDocuments(own, other);
+    if (merged?.peer !== other) merged = { peer: other, document: mergeOpenApiDocuments(own, other) };
+    return merged.document;
   };
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/openapi.json',
