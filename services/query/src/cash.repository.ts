@@ -62,13 +62,6 @@ async function cashPage<K extends Kind>(
   q: CashQuery,
   where: (r: Base) => Base = (r) => r,
 ) {
-  const total = Number(
-    (
-      await where(base(deps, kinds, q))
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
   let rows = where(base(deps, kinds, q))
     .select(['id', 'kind', 'record', sql<string>`business_date::text`.as('date'), 'created_at'])
     .orderBy('business_date', 'desc')
@@ -83,6 +76,17 @@ async function cashPage<K extends Kind>(
     date: r.date,
     created_at: r.created_at,
   }));
+  // All rows asked for: they are the count; else one count of the filtered rows.
+  const total =
+    q.limit === -1
+      ? found.length
+      : Number(
+          (
+            await where(base(deps, kinds, q))
+              .select((eb) => eb.fn.countAll<string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
   const ids = new Set<string>();
   for (const r of found) {
     for (const value of Object.values(r.record))
