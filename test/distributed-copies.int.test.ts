@@ -8,7 +8,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +16,7 @@ import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, nginxAvailable, startGateway } from './gateway.ts';
+import { call, json } from './http.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, type Proc, run, waitFor } from './processes.ts';
 
@@ -24,57 +24,6 @@ const root = resolve(import.meta.dirname, '..');
 const databaseUrl = process.env.DATABASE_URL;
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
-
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  ms: number;
-}
-
-/** One HTTP call, optionally from a given local address (127.0.0.x: another client to nginx). */
-function call(
-  port: number,
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string; from?: string; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const started = Date.now();
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolvePromise, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent: false,
-        ...(options.from ? { localAddress: options.from } : {}),
-        headers: {
-          ...(body ? { 'content-type': 'application/json' } : {}),
-          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolvePromise({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-            ms: Date.now() - started,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-const json = (reply: Reply) => JSON.parse(reply.body) as Record<string, unknown>;
 
 describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service behind the gateway', () => {
   let db: Awaited<ReturnType<typeof withTestDatabase>>;

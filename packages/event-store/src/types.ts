@@ -1,3 +1,5 @@
+import type { SqlQueryable } from '@bahi/sql-client';
+
 /** Metadata every stored event carries. recordedAt is stamped by the store when absent. */
 export interface EventMetadata {
   userId: string | null;
@@ -37,6 +39,16 @@ export interface AppendResult {
   position: bigint;
 }
 
+export interface AppendOptions {
+  /**
+   * Postgres adapters: run the append on this connection, one the caller holds (a session that
+   * also holds the advisory locks of the request). Whoever waits on those locks then knows the
+   * append has committed or never will: a backend whose client died finishes the statement it
+   * is running before it exits and lets its locks go. Ignored by EventStoreDB.
+   */
+  via?: SqlQueryable;
+}
+
 export interface ReadStreamOptions {
   fromVersion?: bigint;
   maxCount?: number;
@@ -55,7 +67,12 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 
 export interface EventStore {
   readonly kind: 'postgres' | 'pglite' | 'eventstoredb';
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedVersion,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
   /** Events of one stream in version order; [] for a stream that does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of $all strictly after a position (0n = from the start), in position order. */

@@ -8,4 +8,5 @@ export {
   type SqlQueryable,
   type SqlResult,
   type SqlRow,
+  type SqlSession,
 } from './sql-client.ts';

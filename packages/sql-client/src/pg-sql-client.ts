@@ -14,6 +14,8 @@ export interface PgSqlClientOptions {
    * (its reads vary, and each batch switches the search path): off by default.
    */
   namedReads?: boolean;
+  /** Most sessions (openSession) held at once; the main pool's size when absent. */
+  maxSessions?: number;
 }
 
 export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
@@ -45,9 +47,27 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
     copyIn: (sql: string, data: string) => copyIn(client, sql, data),
   });
 
+  let sessions: pg.Pool | undefined;
+
   return {
     kind: 'postgres',
     query,
+    async openSession() {
+      if (!sessions) {
+        sessions = new pg.Pool({
+          connectionString: options.connectionString,
+          max: options.maxSessions ?? options.max ?? 10,
+          application_name: `${options.applicationName ?? 'bahi'}-sessions`,
+          // Sessions hold advisory locks: a wait for one is bounded (Postgres error 55P03).
+          options: '-c jit=off -c lock_timeout=5s',
+          // Every session busy for this long: answer (a 503 up the stack) rather than queue on.
+          connectionTimeoutMillis: 10_000,
+        });
+        sessions.on('error', () => {});
+      }
+      const client = await sessions.connect();
+      return { ...wrap(client), release: (broken?: Error) => client.release(broken) };
+    },
     exec: async (sql) => {
       await pool.query(sql);
     },
@@ -122,6 +142,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
     async close() {
       for (const { client } of listeners.values()) await client.end().catch(() => {});
       listeners.clear();
+      await sessions?.end();
       await pool.end();
     },
   };

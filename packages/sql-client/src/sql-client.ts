@@ -23,12 +23,24 @@ export interface SqlQueryable {
   copyIn(sql: string, data: string): Promise<void>;
 }
 
+/** A connection held by its caller until `release`: what session-level advisory locks need. */
+export interface SqlSession extends SqlQueryable {
+  /** Back to the pool; with an error the connection is closed instead (its state is unknown). */
+  release(broken?: Error): void;
+}
+
 export interface SqlClient extends SqlQueryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn on one connection inside BEGIN/COMMIT; ROLLBACK when it throws. */
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /** Runs fn with one connection held exclusively, outside any transaction (session-level work). */
   withConnection<T>(fn: (conn: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
+   * A connection of its own, from a pool apart from the one queries use, held until released:
+   * a caller that holds one while its work queries through the main pool can never take the
+   * main pool's last connection from itself. Not on PGlite (its one connection is shared by all).
+   */
+  openSession?(): Promise<SqlSession>;
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

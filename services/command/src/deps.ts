@@ -8,6 +8,7 @@ import { type Credentials, openCredentials } from './auth/credentials.ts';
 import { createLoginLimiter, type LoginLimiter, type LoginLimits } from './auth/login-limiter.ts';
 import { userDecider } from './auth/users.ts';
 import { type Idempotency, openIdempotency } from './idempotency.ts';
+import { lockManagerFor } from './write-scope.ts';
 
 export interface CommandDeps {
   eventStore: EventStore;
@@ -30,7 +31,7 @@ export async function createCommandDeps(
     tokens: createTokenService({ secret: options.jwtSecret }),
     credentials: await openCredentials(storage.sql),
     limiter: await createLoginLimiter(storage.sql, options.limits),
-    idempotency: await openIdempotency(storage.sql),
+    idempotency: await openIdempotency(storage.sql, lockManagerFor(storage.sql)),
   };
 }
 

@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
 import { conflict, type Decider, requireStorable } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
+import { afterKeyedAppend } from './failpoints.ts';
+import { derivedUuid, type KeyedWrite, writeScopes } from './write-scope.ts';
 
 /** Who asked, carried in every event's metadata. */
 export interface RequestMeta {
@@ -119,6 +121,31 @@ function remember(cache: Map<string, Cached>, streamId: string, entry: Cached): 
   while (cache.size > cachedStreams) cache.delete(cache.keys().next().value!);
 }
 
+const stepEventId = (keyed: KeyedWrite, step: number, index: number) =>
+  derivedUuid(keyed.nonce, `event:${step}:${index}`);
+
+/**
+ * What an earlier attempt of this keyed request appended at this step, if it did: the same
+ * answer as it got (the position of its last event), and nothing decided or appended again.
+ */
+async function appendedEarlier(
+  store: EventStore,
+  streamId: string,
+  keyed: KeyedWrite,
+  step: number,
+): Promise<{ position: bigint; events: DomainEvent[] } | undefined> {
+  const byId = new Map((await store.readStream(streamId)).map((e) => [e.id, e]));
+  const found: RecordedEvent[] = [];
+  for (let index = 0; ; index++) {
+    const event = byId.get(stepEventId(keyed, step, index));
+    if (!event) break;
+    found.push(event);
+  }
+  const last = found.at(-1);
+  if (!last) return undefined;
+  return { position: last.position, events: found.map((e) => parseEvent(e.type, e.data)) };
+}
+
 /** A stream folded to its current state, with the version to append after. */
 export async function loadStream<S>(
   store: EventStore,
@@ -166,15 +193,25 @@ export function execute<C, S>(
       ? (commandOrDecide as (state: S) => DomainEvent[])
       : (state: S) => decider.decide!(commandOrDecide, state);
   const dryRun = dryRuns.getStore();
-  return inTurn(store, streamId, async () => {
+  const scope = dryRun ? undefined : writeScopes.getStore();
+  const keyed = scope?.keyed;
+  // The n-th call of a keyed request: its events' ids are the same on every attempt of it.
+  const step = keyed ? keyed.steps++ : 0;
+  const decided = inTurn(store, streamId, async () => {
+    if (keyed?.recovering) {
+      const earlier = await appendedEarlier(store, streamId, keyed, step);
+      if (earlier) return earlier;
+      keyed.recovering = false; // this step, and every later one, never happened
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const { state, version, last } = await loadCached(store, streamId, decider);
       const events = decide(state);
       if (events.length === 0) return { position: last?.position ?? 0n, events };
-      const toAppend = events.map((event) => {
+      const toAppend = events.map((event, index) => {
         parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
         requireStorable(event); // nor one a read model could not hold: it would stop a projection for good
         return {
+          ...(keyed ? { id: stepEventId(keyed, step, index) } : {}),
           type: event.type,
           data: event.data,
           metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
@@ -186,7 +223,11 @@ export function execute<C, S>(
         return { position: last?.position ?? 0n, events };
       }
       try {
-        const result = await store.append(streamId, toAppend, version);
+        // A keyed request appends on the connection that holds its key: a retry that takes the
+        // key over knows this append has committed or never will (write-scope.ts).
+        const via = keyed ? scope?.locks.connection : undefined;
+        const result = await store.append(streamId, toAppend, version, via ? { via } : {});
+        if (scope) scope.appended = true;
         return { position: result.position, events };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
@@ -195,5 +236,11 @@ export function execute<C, S>(
       }
     }
     throw conflict('Someone else changed this record at the same moment. Please try again.');
+  });
+  // Outside the stream's turn, so that requests held there do not hold up the stream.
+  if (!keyed?.fresh) return decided;
+  return decided.then(async (result) => {
+    await afterKeyedAppend(result.events);
+    return result;
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { runSqlMigrations, type SqlClient, type SqlQueryable } from '@bahi/sql-client';
 import { pollingSubscription } from '../polling-subscription.ts';
 import {
+  type AppendOptions,
   type AppendResult,
   DuplicateEventIdError,
   type EventMetadata,
@@ -96,8 +97,15 @@ export class PostgresEventStore implements EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedVersion,
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const { result, written } = await appendWith(this.#sql, streamId, events, expected, this.#now);
+    const { result, written } = await appendWith(
+      options.via ?? this.#sql,
+      streamId,
+      events,
+      expected,
+      this.#now,
+    );
     if (written) this.#afterCommit();
     return result;
   }

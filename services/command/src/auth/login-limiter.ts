@@ -46,7 +46,7 @@ const keyOf = (kind: string, value: string) =>
   `${kind}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
 
 export async function createLoginLimiter(sql: SqlClient, options: LoginLimits = {}) {
-  // The command schema's migrations (idempotency.ts has version 1) under the same lock.
+  // The command schema's migrations (idempotency.ts has versions 1 and 3) under the same lock.
   await runSqlMigrations(sql, { schema: 'command', lockKey: 7_406_113_011, migrations });
   const windowMs = options.windowMs ?? 15 * 60_000;
   const limits = {

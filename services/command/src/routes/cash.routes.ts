@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   clearingPayoutInput,
   expenseInput,
@@ -28,6 +27,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
+import { newRecordId } from '../write-scope.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
 
@@ -79,7 +79,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         );
       }
       if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
-      const id = randomUUID();
+      const id = newRecordId();
       const payment = { id, city_id: party.city_id, ...input };
       const { position } = await execute(
         deps.eventStore,
@@ -107,7 +107,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       const input = request.body;
       const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
       await requireActive(deps, 'Godown', input.payer_entity_id, 'payer_entity_id');
-      const id = randomUUID();
+      const id = newRecordId();
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
@@ -145,7 +145,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       } else {
         await requireActive(deps, 'Godown', input.paid_from_entity_id, 'paid_from_entity_id');
       }
-      const id = randomUUID();
+      const id = newRecordId();
       const payment = {
         ...input,
         amount: input.amount,
@@ -181,7 +181,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       const input = request.body;
       const from = await partyWithCity(deps, 'Collector', input.from_collector_id, 'from_collector_id');
       const to = await partyWithCity(deps, 'Collector', input.to_collector_id, 'to_collector_id');
-      const id = randomUUID();
+      const id = newRecordId();
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
@@ -238,7 +238,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       async (request, reply) => {
         const fields = request.body;
         const payer = await payerFacts(fields);
-        const id = randomUUID();
+        const id = newRecordId();
         const entry = { id, ...fields } as never;
         const { position } = await execute(
           deps.eventStore,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   agentInput,
   cityInput,
@@ -25,6 +24,7 @@ import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
 import { execute, loadStream } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
+import { holdExclusive, holdShared, masterLock, newRecordId } from '../write-scope.ts';
 import { recordIdParams } from './params.ts';
 
 interface KindRoute {
@@ -44,13 +44,18 @@ const KINDS: Record<string, KindRoute> = {
   'custom-fields': { kind: 'CustomFieldDefinition', input: customFieldInput, area: 'custom-fields' },
 };
 
-/** A master a record points to must exist and not be deleted. */
+/**
+ * A master a record points to must exist and not be deleted. Read under a shared lock the request
+ * holds until it has appended: a delete or a city change of this master waits for it (and then
+ * sees its record), or went first (and then this read sees the change).
+ */
 export async function requireActive(
   deps: CommandDeps,
   kind: MasterKind,
   id: string,
   path: string,
 ): Promise<MasterData<typeof kind>> {
+  await holdShared(masterLock(id));
   const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
   if (state.status !== 'active') {
     const label = {
@@ -90,8 +95,9 @@ const LEDGER_PREFIX: Partial<Record<MasterKind, string>> = {
 /**
  * A funder's, agent's or collector's account is kept in its city's currency (ACCOUNTING.md
  * section 2): once it has postings, moving it to another city would mix two currencies in one
- * ledger. Refused with a 409; the journal is read once it has caught up with the log. Known gap,
- * as with deletes: a record written in the same instant can still post in the old city.
+ * ledger. Refused with a 409. Decided under the party's exclusive lock: every request that read
+ * the party (requireActive) has appended by then, so the journal, once it has caught up with the
+ * head of the log, holds its postings; and none can read the party again until the change is in.
  */
 async function refuseCityChangeWithPostings(
   deps: CommandDeps,
@@ -101,6 +107,7 @@ async function refuseCityChangeWithPostings(
 ): Promise<void> {
   const prefix = LEDGER_PREFIX[kind];
   if (!prefix || typeof fields.city_id !== 'string') return;
+  await holdExclusive(masterLock(id));
   const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
   if (state.status !== 'active') return; // the decider answers 404
   const current = state.data as { city_id?: string; name: string };
@@ -143,7 +150,7 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
       },
       async (request, reply) => {
         const fields = request.body;
-        const id = randomUUID();
+        const id = newRecordId();
         await checkReferencedMasters(deps, fields);
         const data = { id, ...fields } as MasterData<typeof route.kind>;
         const { position } = await execute(
@@ -199,6 +206,9 @@ export async function registerMasterRoutes(app: FastifyInstance, deps: CommandDe
       },
       async (request) => {
         const { id } = request.params;
+        // Exclusive: no request that read this master is between its read and its append, so
+        // the references (read once they have caught up with the log) include every one of them.
+        await holdExclusive(masterLock(id));
         const references = await referencesTo(deps, id);
         const { position } = await execute(
           deps.eventStore,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   bulkSaleInput,
   bulkWriteAnswer,
@@ -28,6 +27,7 @@ import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
+import { newRecordId } from '../write-scope.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
 
@@ -135,7 +135,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     async (request, reply) => {
       const input = request.body;
       const cityFacts = await purchaseFacts(input);
-      const id = randomUUID();
+      const id = newRecordId();
       const purchase: EventData<'PurchaseRecorded'>['purchase'] = {
         id,
         ...input,
@@ -240,7 +240,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const path = rows.length === 1 ? 'agent_id' : `sales.${index}.agent_id`;
       sales.push({
         sale: {
-          id: randomUUID(),
+          id: newRecordId(),
           sale_date: common.sale_date,
           agent_id: row.agent_id,
           product_id: common.product_id,
@@ -381,7 +381,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const input = request.body;
       const streamId = await locate(deps, 'Purchase', input.purchase_id);
       const purchaseReturn = {
-        id: randomUUID(),
+        id: newRecordId(),
         ...input,
         custom_fields: await customFields(
           deps,
@@ -419,7 +419,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const input = request.body;
       const streamId = await locate(deps, 'Sale', input.sale_id);
       const saleReturn = {
-        id: randomUUID(),
+        id: newRecordId(),
         ...input,
         custom_fields: await customFields(deps, 'SaleReturn', input.custom_fields, clientPosition(request)),
       };

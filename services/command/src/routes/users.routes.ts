@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type DomainEvent,
   type UserData,
@@ -13,6 +12,7 @@ import { emailDecider, emailStreamId, loadUser, userDecider } from '../auth/user
 import type { CommandDeps } from '../deps.ts';
 import { execute, loadStream, type RequestMeta } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
+import { newRecordId } from '../write-scope.ts';
 import { recordIdParams } from './params.ts';
 
 const TAKEN = 'A user with this email already exists.';
@@ -69,7 +69,7 @@ export async function createUser(
     is_active: boolean;
     password: string;
   },
-  id: string = randomUUID(),
+  id: string = newRecordId(),
 ): Promise<{ id: string; position: bigint }> {
   await reserveEmail(deps, meta, input.email, id);
   await deps.credentials.set(id, input.password);
