@@ -31,10 +31,8 @@ RUN npx tsx frontends/build.ts --force \
 FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
-# Fonts the reports worker embeds in PDFs for names in Indian and other scripts (Noto, per
-# script; docs/reports.md).
-RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-core \
- && rm -rf /var/lib/apt/lists/*
+# No system fonts: the fonts report PDFs embed are npm dependencies of the reports worker
+# (docs/reports.md), installed below with the rest.
 COPY --from=manifests /src/ ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .

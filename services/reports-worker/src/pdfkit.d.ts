@@ -26,6 +26,8 @@ declare module 'pdfkit' {
     currentLineHeight(includeGap?: boolean): number;
     widthOfString(text: string): number;
     text(text: string, x: number, y: number, options?: TextOptions): this;
+    /** One line of the current page's content stream (internal: text() writes BT .. ET with it). */
+    addContent(data: string): this;
     fillColor(color: string): this;
     strokeColor(color: string): this;
     lineWidth(width: number): this;

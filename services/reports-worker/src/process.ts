@@ -19,6 +19,8 @@ export interface ProcessorDeps {
   effects: Effects;
   transport: WhatsAppTransport;
   businessName: string;
+  /** Where a job's warnings go (the service's logger). */
+  warn?(message: string, fields: Record<string, unknown>): void;
   /** Test hook: pause after reading the job, so a test can kill the worker mid-job. */
   pauseMs?: number;
   onProgress?(stage: string): Promise<void>;
@@ -34,9 +36,15 @@ const OUTBOX_TTL = 90 * DAY_SECONDS;
 export async function renderFile(job: ReportJob, format: 'pdf' | 'xlsx', businessName: string) {
   const doc = toDocument(job.source);
   const meta = { businessName, generatedAt: job.readAt, position: job.position };
-  const body = format === 'pdf' ? await renderPdf(doc, meta) : await renderXlsx(doc, meta);
+  let missing: string[] = [];
+  const body =
+    format === 'pdf'
+      ? await renderPdf(doc, meta, { onMissing: (chars) => (missing = chars) })
+      : await renderXlsx(doc, meta);
   return {
     doc,
+    /** Characters no font has, printed as placeholder boxes (PDF only). */
+    missing,
     file: {
       fileName: `${doc.fileName}.${format}`,
       contentType: CONTENT_TYPES[format],
@@ -62,7 +70,8 @@ export async function processReportJob(job: JobContext, deps: ProcessorDeps): Pr
     await deps.onProgress?.('rendering');
     if (deps.pauseMs) await sleep(deps.pauseMs);
     if (data.kind === 'render') {
-      const { file } = await renderFile(data, data.format, deps.businessName);
+      const { file, missing } = await renderFile(data, data.format, deps.businessName);
+      warnMissing(job, deps, file.fileName, missing);
       await deps.files.put(job.id, file, DAY_SECONDS);
       // After the file is stored: a requester who stopped waiting hears it is ready.
       if (await deps.files.isDetached(job.id)) {
@@ -81,7 +90,8 @@ export async function processReportJob(job: JobContext, deps: ProcessorDeps): Pr
       return { sha256: file.sha256 };
     }
 
-    const { file, doc } = await renderFile(data, 'pdf', deps.businessName);
+    const { file, doc, missing } = await renderFile(data, 'pdf', deps.businessName);
+    warnMissing(job, deps, file.fileName, missing);
     const sentMarker = `${job.id}-sent`;
     const already = await deps.files.get(sentMarker);
     const result = already
@@ -110,6 +120,19 @@ export async function processReportJob(job: JobContext, deps: ProcessorDeps): Pr
     if (permanent) throw new PermanentJobError((error as Error).message);
     throw error;
   }
+}
+
+/** One warning per job, whatever the number of characters: staff see boxes, operators why. */
+function warnMissing(job: JobContext, deps: ProcessorDeps, fileName: string, missing: string[]) {
+  if (missing.length === 0) return;
+  deps.warn?.('report printed characters no font has as placeholder boxes', {
+    job: job.id,
+    report: job.data.source.report,
+    file: fileName,
+    characters: missing.map(
+      (ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} ${ch}`,
+    ),
+  });
 }
 
 function sendRecord(job: JobContext, file: StoredFile) {

@@ -11,7 +11,7 @@ export function startReportsWorkerService(env: NodeJS.ProcessEnv = process.env):
     defaultPort: 3004,
     env,
     require: ['REDIS_URL'],
-    async setup({ config, storage }) {
+    async setup({ config, storage, app }) {
       // The WhatsApp token may come from a mounted secret too (WHATSAPP_TOKEN_FILE).
       const whatsapp = resolveFileVariables(env, ['WHATSAPP_TOKEN']);
       if (whatsapp.problems.length > 0) throw new ConfigError(whatsapp.problems);
@@ -20,6 +20,7 @@ export function startReportsWorkerService(env: NodeJS.ProcessEnv = process.env):
         prefix: config.BAHI_QUEUE_PREFIX,
         eventStore: storage.eventStore,
         env: whatsapp.env,
+        warn: (message, fields) => app.log.warn(fields, message),
       });
       return { checks: [{ name: 'redis', check: () => worker.ping() }], stop: () => worker.stop() };
     },

@@ -29,6 +29,8 @@ export interface ReportsWorkerOptions extends QueueNames {
   env?: NodeJS.ProcessEnv;
   lockDurationMs?: number;
   pauseMs?: number;
+  /** Where jobs' warnings go (the service's logger). */
+  warn?: ProcessorDeps['warn'];
 }
 
 /**
@@ -47,6 +49,7 @@ export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker
     effects,
     transport,
     businessName: env.BAHI_BUSINESS_NAME?.trim() || 'Bahi',
+    ...(options.warn ? { warn: options.warn } : {}),
     ...(options.pauseMs ? { pauseMs: options.pauseMs } : {}),
   };
 

@@ -156,7 +156,12 @@ export async function startStandalone(
     });
     const watch = watchLicense(commandDeps);
     stops.push(async () => watch.stop());
-    const worker = startReportsWorker({ inProcess: reports, eventStore: storage.eventStore, env });
+    const worker = startReportsWorker({
+      inProcess: reports,
+      eventStore: storage.eventStore,
+      env,
+      warn: (message, fields) => app.log.warn(fields, message),
+    });
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });
 

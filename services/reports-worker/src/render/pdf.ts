@@ -11,7 +11,7 @@ import {
   type Row,
 } from './document.ts';
 import { DEFAULT_FAMILY, type FontSet, type FontStyle, loadFonts, type Run } from './fonts.ts';
-import { shapeFiguresByCharacter } from './shaping.ts';
+import { fixPlaceholderWidth, shapeFiguresByCharacter, skipNullAnchors } from './shaping.ts';
 
 export interface RenderMeta {
   businessName: string;
@@ -19,6 +19,14 @@ export interface RenderMeta {
   generatedAt: string;
   /** The event-store position the report was read at. */
   position: string;
+}
+
+export interface RenderOptions {
+  /**
+   * Called once, after drawing, with the characters (distinct, in order of appearance) that no
+   * font has and that were printed as a placeholder box.
+   */
+  onMissing?(characters: string[]): void;
 }
 
 let fontSet: FontSet | undefined;
@@ -72,6 +80,8 @@ interface Piece {
   /** Width of the trailing spaces (not counted at the end of a line). */
   trail: number;
   rtl: boolean;
+  /** Drawn with its text attached (placeholder boxes, conjuncts, Arabic). */
+  actual: boolean;
 }
 type Line = Piece[];
 
@@ -90,6 +100,8 @@ class Typesetter {
   private registered = new Set<string>();
   /** Per size: the line height and the distance from the line's top to its baseline. */
   private metrics = new Map<number, { height: number; ascent: number }>();
+  /** Characters no font has, as met. */
+  readonly missing = new Set<string>();
 
   constructor(
     readonly doc: PDFDocument,
@@ -102,6 +114,8 @@ class Typesetter {
       const files = this.fonts.fonts[family] ?? this.fonts.fonts[DEFAULT_FAMILY]!;
       this.doc.registerFont(name, this.fonts.bytes(files[style]));
       this.doc.font(name, size);
+      skipNullAnchors(this.doc._font);
+      fixPlaceholderWidth(this.doc._font);
       shapeFiguresByCharacter(this.doc._font, files[style]);
       this.registered.add(name);
     } else if (`${name}@${size}` !== this.current) this.doc.font(name, size);
@@ -137,6 +151,9 @@ class Typesetter {
     const lines: Line[] = [];
     for (const paragraph of text.split(/\r?\n/)) {
       const runs: Run[] = this.fonts.runs(paragraph) ?? [{ text: paragraph }];
+      for (const run of runs) {
+        if (run.missing) for (const ch of run.text) if (!/\s/.test(ch)) this.missing.add(ch);
+      }
       // One run in a left-to-right script: measured and drawn whole when it fits.
       if (runs.length === 1 && !runs[0]!.rtl) {
         const run = runs[0]!;
@@ -144,7 +161,7 @@ class Typesetter {
         this.use(family, s.style, s.size);
         const w = this.doc.widthOfString(run.text);
         if (w <= width) {
-          lines.push([{ text: run.text, family, width: w, trail: 0, rtl: !!run.rtl }]);
+          lines.push([{ text: run.text, family, width: w, trail: 0, rtl: false, actual: !!run.actual }]);
           continue;
         }
       }
@@ -168,6 +185,8 @@ class Typesetter {
     };
     for (const run of runs) {
       const family = run.font ?? DEFAULT_FAMILY;
+      const rtl = !!run.rtl;
+      const actual = !!run.actual;
       this.use(family, s.style, s.size);
       for (const token of run.text.match(/\S+\s*|\s+/g) ?? []) {
         const word = token.trimEnd();
@@ -175,20 +194,20 @@ class Typesetter {
         const trail = space ? this.doc.widthOfString(space) : 0;
         const w = word ? this.doc.widthOfString(word) : 0;
         if (w <= width) {
-          push({ text: token, family, width: w, trail, rtl: !!run.rtl });
+          push({ text: token, family, width: w, trail, rtl, actual });
           continue;
         }
         // A word wider than the column is broken where it has to be.
         let part = '';
         for (const ch of word) {
           if (part && this.doc.widthOfString(part + ch) > width) {
-            push({ text: part, family, width: this.doc.widthOfString(part), trail: 0, rtl: !!run.rtl });
+            push({ text: part, family, width: this.doc.widthOfString(part), trail: 0, rtl, actual });
             part = '';
           }
           part += ch;
         }
         if (part)
-          push({ text: part + space, family, width: this.doc.widthOfString(part), trail, rtl: !!run.rtl });
+          push({ text: part + space, family, width: this.doc.widthOfString(part), trail, rtl, actual });
       }
     }
     if (line.length > 0) lines.push(line);
@@ -205,15 +224,37 @@ class Typesetter {
       for (const { piece, advance } of visualOrder(line)) {
         this.use(piece.family, s.style, s.size);
         // Spaces are advances, not drawn: a right-to-left word would put its own on the left.
-        this.doc.text(piece.trail ? piece.text.trimEnd() : piece.text, at, y, {
-          lineBreak: false,
-          baseline: 'alphabetic',
-        });
+        const text = piece.trail ? piece.text.trimEnd() : piece.text;
+        const draw = () => this.doc.text(text, at, y, { lineBreak: false, baseline: 'alphabetic' });
+        if (piece.actual) withActualText(this.doc, text, draw);
+        else draw();
         at += advance;
       }
       y += height;
     }
     return lines.length * height;
+  }
+}
+
+/**
+ * Text drawn with its characters attached as the PDF's replacement text (ActualText), so that
+ * placeholder boxes, conjuncts and Arabic words read, copy and search as their characters.
+ * The marked content goes inside the text object (BT .. ET): poppler places replacement text
+ * around a whole text object at the wrong height.
+ */
+function withActualText(doc: PDFDocument, text: string, draw: () => void) {
+  const utf16 = Buffer.from(`\uFEFF${text}`, 'utf16le').swap16().toString('hex');
+  const add = doc.addContent;
+  doc.addContent = (data: string) => {
+    if (data === 'ET') add.call(doc, 'EMC');
+    add.call(doc, data);
+    if (data === 'BT') add.call(doc, `/Span <</ActualText <${utf16}>>> BDC`);
+    return doc;
+  };
+  try {
+    draw();
+  } finally {
+    doc.addContent = add;
   }
 }
 
@@ -258,7 +299,11 @@ interface Cell {
  * repeated on every page; totals in bold; amounts right-aligned at 2 decimals. Drawn with
  * pdfkit (pdfmake's own engine) at fixed positions: docs/decisions.md says why not pdfmake.
  */
-export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<Buffer> {
+export async function renderPdf(
+  doc: ReportDocument,
+  meta: RenderMeta,
+  options: RenderOptions = {},
+): Promise<Buffer> {
   const fonts = fontsOnce();
   const tableWidth = doc.columns.reduce((w, c) => w + c.width, 0);
   const orientation =
@@ -447,6 +492,7 @@ export async function renderPdf(doc: ReportDocument, meta: RenderMeta): Promise<
       'right',
     );
   }
+  if (t.missing.size > 0) options.onMissing?.([...t.missing]);
   pdf.end();
   return done;
 }

@@ -18,6 +18,15 @@ export interface PdfkitFont {
   layoutCache?: Record<string, ShapedRun>;
   layoutRun(text: string): ShapedRun;
   layoutCached(text: string): ShapedRun;
+  /** The fontkit font behind it; its layout engine holds the GPOS processor once it has laid out text. */
+  font?: {
+    layout(text: string): unknown;
+    getGlyph(id: number): { advanceWidth: number };
+    _layoutEngine?: { engine?: { GPOSProcessor?: object } };
+  };
+  /** Glyph widths as written to the PDF, in 1/1000 em, and the factor from font units to those. */
+  widths?: number[];
+  scale?: number;
 }
 
 export const FIGURES = '0123456789.,-:() ';
@@ -83,4 +92,40 @@ export function shapeFiguresByCharacter(font: PdfkitFont, file: string): boolean
     return run;
   };
   return true;
+}
+
+type AnchorStep = (this: unknown, mark: { markAnchor?: unknown }, base: unknown, index: number) => void;
+const guarded = new WeakSet<object>();
+
+/**
+ * fontkit 2.0.4 throws on a NULL anchor in a GPOS mark-attachment lookup ("Cannot read
+ * properties of null (reading 'xCoordinate')", foliojs/fontkit#367), which OpenType allows and
+ * Noto Sans Gurmukhi and Malayalam have: a whole report failed on a name like 'ਗੁਰੂ'. As
+ * HarfBuzz does (and fontkit's pending fix, #374), such a mark is left where it is. Patched on
+ * the class the document's own fontkit uses, once; a no-op for fonts without GPOS.
+ */
+export function skipNullAnchors(font: PdfkitFont): void {
+  const fontkitFont = font.font;
+  if (!fontkitFont) return;
+  if (!fontkitFont._layoutEngine) fontkitFont.layout(' ');
+  const gpos = fontkitFont._layoutEngine?.engine?.GPOSProcessor;
+  if (!gpos) return;
+  const proto = Object.getPrototypeOf(gpos) as { applyAnchor?: AnchorStep };
+  const apply = proto.applyAnchor;
+  if (guarded.has(proto) || !apply) return;
+  proto.applyAnchor = function (mark, base, index) {
+    if (base == null || mark?.markAnchor == null) return;
+    apply.call(this, mark, base, index);
+  };
+  guarded.add(proto);
+}
+
+/**
+ * pdfkit 0.19 writes the width of glyph 0 (the placeholder box) in font units rather than in
+ * 1/1000 em, while it places glyphs by their true advance: in Roboto (2048 units an em) a viewer
+ * moved on twice the box's width after each one, running a box into the next word.
+ */
+export function fixPlaceholderWidth(font: PdfkitFont): void {
+  if (font.font && font.widths && font.scale)
+    font.widths[0] = font.font.getGlyph(0).advanceWidth * font.scale;
 }

@@ -20,16 +20,34 @@ const QUANTITY = '#,##0.0000';
 /** Dates as the app shows them: 24 Nov 2026. */
 const DATE = 'd mmm yyyy';
 
-/** A worksheet name: no `\ / ? * [ ] :`, single spaces, at most 31 characters. */
+/** Excel's longest sheet name, in UTF-16 units: what Excel and exceljs count. */
+const SHEET_NAME_MAX = 31;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Spaces and `'` at either end: Excel refuses a name that starts or ends with `'`. */
+const trimName = (name: string) => name.replace(/^[\s']+|[\s']+$/g, '');
+
+/**
+ * A worksheet name Excel opens without repairing the file: none of `\ / ? * [ ] :` nor control
+ * characters, single spaces, at most 31 UTF-16 units cut between whole characters (a cut inside
+ * an emoji's surrogate pair left a U+FFFD, so the cut is at a grapheme cluster, or at a code
+ * point when the first cluster alone is too long), no `'` first or last, not Excel's reserved
+ * "History", never empty. A workbook has one sheet, so no two names need telling apart.
+ */
 export function sheetName(title: string): string {
-  return (
-    title
-      .replace(/[\\/?*[\]:]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 31)
-      .trim() || 'Report'
-  );
+  const clean = trimName(title.replace(/[\\/?*[\]:\p{Cc}]/gu, ' ').replace(/\s+/g, ' '));
+  let name = '';
+  for (const { segment } of graphemes.segment(clean)) {
+    if (name.length + segment.length > SHEET_NAME_MAX) break;
+    name += segment;
+  }
+  if (!name)
+    for (const ch of clean) {
+      if (name.length + ch.length > SHEET_NAME_MAX) break;
+      name += ch;
+    }
+  name = trimName(name);
+  if (name.toLowerCase() === 'history') return 'History report';
+  return name || 'Report';
 }
 
 /** How wide a value shows, in characters: amounts as formatted, dates as '24 Nov 2026'. */

@@ -89,3 +89,30 @@ export async function readWorkbook(xlsx: Buffer): Promise<ExcelJS.Workbook> {
 export async function readXlsx(xlsx: Buffer): Promise<ExcelJS.Worksheet> {
   return (await readWorkbook(xlsx)).worksheets[0]!;
 }
+
+/** How many pixels of page `page` carry ink (pdftoppm, greyscale at 100 dpi). */
+export function pdfDarkPixels(pdf: Buffer, page = 1): number {
+  const dir = mkdtempSync(join(tmpdir(), 'bahi-pdf-'));
+  try {
+    writeFileSync(join(dir, 'r.pdf'), pdf);
+    const pgm = execFileSync('pdftoppm', [
+      '-gray',
+      '-r',
+      '100',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      join(dir, 'r.pdf'),
+    ]);
+    // Binary PGM: "P5", width, height, max value, then one byte a pixel.
+    const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 50).toString('latin1'));
+    if (!header) throw new Error('pdftoppm did not answer a PGM image');
+    const pixels = pgm.subarray(header[0].length);
+    let dark = 0;
+    for (const value of pixels) if (value < 192) dark++;
+    return dark;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
