@@ -37,6 +37,8 @@ export interface HttpAppOptions {
   pageFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
+const NO_QUERY_PARAMETERS = z.object({});
+
 /** The error body every client error has: what the UI shows (spec section 8). */
 export interface ErrorBody {
   message: string;
@@ -169,6 +171,13 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   };
   contracts.set(app, contract);
   installZodCompilers(app);
+  // An /api route that declares no query parameters takes none: `?city_id=x` on it is a 400 on
+  // city_id, not an answer that looks filtered and is not (issue #27). Added after collectRoutes,
+  // so openapi.json shows what the route declared.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.schema?.querystring)
+      route.schema = { ...route.schema, querystring: NO_QUERY_PARAMETERS };
+  });
 
   // Security headers on every answer (issue #16); /api answers are never cached.
   app.addHook('onSend', async (request, reply, payload) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headPosition } from './testing/books.ts';
 import { openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 /**
@@ -88,6 +89,57 @@ describe.each(TEST_STORAGES)('smaller guards [%s]', (storage) => {
       expect(purchases.body.totalItems).toBe(1);
       const rate = `/reports/stock/average-purchase-rate?product_id=${up(ids.product)}&godown_id=${up(ids.godown)}`;
       expect((await t.call('GET', rate)).body).toMatchObject({ product_id: ids.product, quantity: '7.0000' });
+    });
+  });
+
+  describe('a filter the server does not understand is a 400 on it, never an unfiltered answer', () => {
+    it("city_id[] on the list reads: a 400 naming city_id[] (it answered every city's rows)", async () => {
+      for (const list of [
+        '/masters/funders',
+        '/transactions/purchases',
+        '/transactions/expenses',
+        '/reports/balances',
+      ]) {
+        const filtered = await t.call('GET', `${list}?city_id=${ids.dubai}`);
+        expect(filtered.status, list).toBe(200);
+        const res = await t.call('GET', `${list}?city_id%5B%5D=${ids.dubai}`);
+        expect(res.status, `${list} ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body).toEqual({
+          message: 'The request is not valid.',
+          errors: [
+            { msg: 'city_id[] is not understood: give city_id once, as city_id=value', path: 'city_id[]' },
+          ],
+        });
+      }
+      // The same filter written once filters: only Dubai's funder.
+      const dubai = await t.call('GET', `/masters/funders?city_id=${ids.dubai}`);
+      expect(dubai.body.data.map((f: { id: string }) => f.id)).toEqual([ids.dubaiFunder]);
+    });
+
+    it('a name a read does not take, or one given twice, is a 400 on it; so is any on a read that takes none', async () => {
+      const cases = [
+        [
+          '/masters/funders?cityId=x',
+          'cityId',
+          /is not a parameter here \(it takes page, limit, search, city_id, asOf\)/,
+        ],
+        [`/transactions/purchases?city_id=${ids.karachi}&city_id=${ids.dubai}`, 'city_id', /given 2 times/],
+        ['/reports/dashboard-summary?city_id=x', 'city_id', /it takes none/],
+        ['/reports/stock?godown_id=x', 'godown_id', /it takes asOf, knownAt/],
+      ] as const;
+      for (const [path, field, msg] of cases) {
+        const res = await t.call('GET', path);
+        expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body.errors).toEqual([{ msg: expect.stringMatching(msg), path: field }]);
+      }
+    });
+
+    it('a write with a query parameter is refused before anything is appended', async () => {
+      const before = await headPosition(t);
+      const res = await t.call('POST', '/masters/products?dryRun=true', { name: 'Saffron' });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ msg: expect.stringMatching(/it takes none/), path: 'dryRun' }]);
+      expect(await headPosition(t)).toBe(before);
     });
   });
 });
