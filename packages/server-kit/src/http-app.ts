@@ -1,5 +1,6 @@
 import { ProjectionBehindError } from '@bahi/read-db';
 import Fastify, {
+  errorCodes,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -38,6 +39,44 @@ export interface HttpAppOptions {
 }
 
 const NO_QUERY_PARAMETERS = z.object({});
+
+/** Only a text with one of these can hold such a key (`\\u` for a key written with escapes). */
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|\\u/;
+
+/**
+ * The first key of a parsed body that could reach an object's prototype: `__proto__`, or a
+ * `constructor` holding a `prototype` (what fastify's parser refused), with its path. Walked
+ * without recursion: bodies nest thousands of levels deep within the size limit.
+ */
+function prototypeKey(value: unknown): { msg: string; path: string } | undefined {
+  interface Step {
+    value: unknown;
+    key: string;
+    parent: Step | undefined;
+  }
+  const pathOf = (step: Step) => {
+    const keys: string[] = [];
+    for (let s: Step | undefined = step; s?.parent; s = s.parent) keys.push(s.key);
+    return keys.reverse().join('.');
+  };
+  const stack: Step[] = [{ value, key: '', parent: undefined }];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    if (typeof step.value !== 'object' || step.value === null) continue;
+    for (const [key, child] of Object.entries(step.value)) {
+      const here: Step = { value: child, key, parent: step };
+      if (key === '__proto__') return { msg: '"__proto__" is not allowed as a key', path: pathOf(here) };
+      if (
+        key === 'constructor' &&
+        typeof child === 'object' &&
+        child !== null &&
+        Object.hasOwn(child, 'prototype')
+      )
+        return { msg: '"constructor" holding "prototype" is not allowed', path: pathOf(here) };
+      stack.push(here);
+    }
+  }
+  return undefined;
+}
 
 /** The error body every client error has: what the UI shows (spec section 8). */
 export interface ErrorBody {
@@ -177,6 +216,25 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && !route.schema?.querystring)
       route.schema = { ...route.schema, querystring: NO_QUERY_PARAMETERS };
+  });
+
+  // JSON bodies. Fastify's own parser refuses `__proto__` (and `constructor.prototype`) keys, but
+  // answers "Body is not valid JSON", which misleads for valid JSON. JSON.parse keeps such a key
+  // as an ordinary own property (it sets no prototype); the body is then refused on that key by
+  // name before anything reads it, as a later Object.assign or deep merge could still pollute.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY(), undefined);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+    }
+    const refused = MAY_HOLD_PROTOTYPE_KEY.test(text) ? prototypeKey(value) : undefined;
+    if (refused) return done(new HttpError(400, 'The request is not valid.', [refused]), undefined);
+    done(null, value);
   });
 
   // Security headers on every answer (issue #16); /api answers are never cached.

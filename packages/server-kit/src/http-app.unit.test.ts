@@ -71,4 +71,47 @@ describe('the HTTP error rule', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toEqual(expect.any(String));
   });
+
+  it('answers valid JSON with a __proto__ key with a 400 naming that key, not "not valid JSON"', async () => {
+    const a = app();
+    const post = (payload: string) =>
+      a.inject({
+        method: 'POST',
+        url: '/api/things',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+    const cases = [
+      [
+        '{"name": "x", "qty": 1, "__proto__": {"isAdmin": true}}',
+        '__proto__',
+        '"__proto__" is not allowed as a key',
+      ],
+      [
+        '{"name": "x", "custom": {"a": [{"__proto__": 1}]}}',
+        'custom.a.0.__proto__',
+        '"__proto__" is not allowed as a key',
+      ],
+      // Written with escapes, it is the same key once parsed.
+      ['{"\\u005f_proto__": {}}', '__proto__', '"__proto__" is not allowed as a key'],
+      [
+        '{"a": {"constructor": {"prototype": {"x": 1}}}}',
+        'a.constructor',
+        '"constructor" holding "prototype" is not allowed',
+      ],
+    ] as const;
+    for (const [payload, path, msg] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toEqual({ message: 'The request is not valid.', errors: [{ msg, path }] });
+    }
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    // A name that merely looks like one is an ordinary value; broken and empty JSON say so.
+    expect((await post('{"name": "constructor", "qty": 1, "note": "__proto__"}')).json()).toEqual({
+      name: 'constructor',
+      qty: 1,
+    });
+    expect((await post('{"name": ')).json().message).toMatch(/not valid JSON/);
+    expect((await post('')).json().message).toMatch(/cannot be empty/);
+  });
 });

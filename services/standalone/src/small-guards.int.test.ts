@@ -142,4 +142,47 @@ describe.each(TEST_STORAGES)('smaller guards [%s]', (storage) => {
       expect(await headPosition(t)).toBe(before);
     });
   });
+
+  describe('a JSON body with a __proto__ key', () => {
+    const send = async (path: string, text: string) => {
+      const res = await fetch(`${t.bahi.url}/api${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+        body: text,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+
+    it('is a 400 naming the key (it said "not valid JSON"), and appends nothing', async () => {
+      const before = await headPosition(t);
+      const purchase = {
+        type: 'Godown',
+        purchase_date: '2026-11-03',
+        city_id: ids.karachi,
+        funder_id: ids.funder,
+        product_id: ids.product,
+        godown_id: ids.godown,
+        rate: 10,
+        quantity: 1,
+      };
+      for (const [path, text, field] of [
+        ['/masters/products', '{"name": "Saffron", "__proto__": {"isAdmin": true}}', '__proto__'],
+        [
+          '/transactions/purchases',
+          JSON.stringify(purchase).replace(/}$/, ', "custom_fields": {"__proto__": {"x": "1"}}}'),
+          'custom_fields.__proto__',
+        ],
+      ] as const) {
+        const res = await send(path, text);
+        expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body).toEqual({
+          message: 'The request is not valid.',
+          errors: [{ msg: '"__proto__" is not allowed as a key', path: field }],
+        });
+      }
+      expect(await headPosition(t)).toBe(before);
+      // The same purchase without it is recorded.
+      expect((await send('/transactions/purchases', JSON.stringify(purchase))).status).toBe(201);
+    });
+  });
 });
