@@ -78,6 +78,31 @@ function prototypeKey(value: unknown): { msg: string; path: string } | undefined
   return undefined;
 }
 
+const MAX_LISTED_ERRORS = 20;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);
+
+/**
+ * An error answer of a few kB whatever the input: at most the first 20 problems, each message
+ * and path clipped (a path can carry a name from the request, a message a list of options), and
+ * the message says how many there were. One problem per bad name of a 1 MB body was a 6.9 MB
+ * answer (issue #27); the first ones still name their fields for the form.
+ */
+function bounded(
+  message: string,
+  count: number,
+  first: (n: number) => Array<{ msg: string; path: string }>,
+): ErrorBody {
+  const text = clip(message, 500);
+  if (count === 0) return { message: text };
+  return {
+    message:
+      count > MAX_LISTED_ERRORS
+        ? `${text} There are ${count.toLocaleString('en-US')} problems; the first ${MAX_LISTED_ERRORS} are listed.`
+        : text,
+    errors: first(MAX_LISTED_ERRORS).map((e) => ({ msg: clip(e.msg, 300), path: clip(e.path, 200) })),
+  };
+}
+
 /** The error body every client error has: what the UI shows (spec section 8). */
 export interface ErrorBody {
   message: string;
@@ -256,21 +281,29 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
       }
     }
     if (error instanceof ZodError) {
-      return reply.status(400).send({
-        message: 'The request is not valid.',
-        errors: error.issues.map((i) => ({ msg: i.message, path: i.path.join('.') })),
-      } satisfies ErrorBody);
+      const { issues } = error;
+      return reply
+        .status(400)
+        .send(
+          bounded('The request is not valid.', issues.length, (n) =>
+            issues.slice(0, n).map((i) => ({ msg: i.message, path: i.path.join('.') })),
+          ),
+        );
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({
-        message: error.message,
-        ...(error.errors ? { errors: error.errors } : {}),
-      } satisfies ErrorBody);
+      const { errors } = error;
+      return reply
+        .status(error.statusCode)
+        .send(
+          errors
+            ? bounded(error.message, errors.length, (n) => errors.slice(0, n))
+            : bounded(error.message, 0, () => []),
+        );
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // fastify's own client errors: bad JSON, body too large, unsupported media type...
-      return reply.status(status).send({ message: (error as Error).message } satisfies ErrorBody);
+      return reply.status(status).send(bounded((error as Error).message, 0, () => []));
     }
     request.log.error({ err: error }, 'request failed');
     return reply

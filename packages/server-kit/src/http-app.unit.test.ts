@@ -13,6 +13,19 @@ function app() {
   a.get('/api/conflict', async () => {
     throw new HttpError(409, 'Not enough stock in the godown.');
   });
+  a.get('/api/many', async () => {
+    throw new HttpError(
+      400,
+      'Some custom fields are not valid.',
+      Array.from({ length: 70_000 }, (_, i) => ({
+        msg: `This custom field does not apply to purchases ${'!'.repeat(1000)}`,
+        path: `custom_fields.${String(i).padStart(1000, 'k')}`,
+      })),
+    );
+  });
+  a.post('/api/zod-many', async (request) =>
+    z.record(z.string(), z.number({ error: 'must be a number' })).parse(request.body),
+  );
   a.get('/api/boom', async () => {
     throw new Error('connection string postgres://secret@db leaked?');
   });
@@ -113,5 +126,30 @@ describe('the HTTP error rule', () => {
     });
     expect((await post('{"name": ')).json().message).toMatch(/not valid JSON/);
     expect((await post('')).json().message).toMatch(/cannot be empty/);
+  });
+
+  it('bounds an error answer to a few kB: the first 20 problems, clipped, and how many there were', async () => {
+    const a = app();
+    const many = await a.inject({ method: 'GET', url: '/api/many' });
+    expect(many.statusCode).toBe(400);
+    expect(many.body.length).toBeLessThan(12_000);
+    const body = many.json();
+    expect(body.message).toBe(
+      'Some custom fields are not valid. There are 70,000 problems; the first 20 are listed.',
+    );
+    expect(body.errors).toHaveLength(20);
+    expect(body.errors[0].msg).toMatch(/^This custom field does not apply to purchases !+\.\.\.$/);
+    expect(body.errors[0].path).toMatch(/^custom_fields\.k+\.\.\.$/);
+    expect(body.errors[0].path).toHaveLength(203);
+
+    // A schema's own issues are bounded the same way, and still name their fields.
+    const payload = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`f${i}`, 'x']));
+    const zod = await a.inject({ method: 'POST', url: '/api/zod-many', payload });
+    expect(zod.statusCode).toBe(400);
+    expect(zod.body.length).toBeLessThan(3_000);
+    expect(zod.json().message).toBe(
+      'The request is not valid. There are 30,000 problems; the first 20 are listed.',
+    );
+    expect(zod.json().errors[0]).toEqual({ msg: 'must be a number', path: 'f0' });
   });
 });

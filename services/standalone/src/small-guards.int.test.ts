@@ -185,4 +185,68 @@ describe.each(TEST_STORAGES)('smaller guards [%s]', (storage) => {
       expect((await send('/transactions/purchases', JSON.stringify(purchase))).status).toBe(201);
     });
   });
+
+  describe('thousands of unknown custom fields', () => {
+    const purchase = (custom_fields: Record<string, string>) => ({
+      type: 'Godown',
+      purchase_date: '2026-11-04',
+      city_id: ids.karachi,
+      funder_id: ids.funder,
+      product_id: ids.product,
+      godown_id: ids.godown,
+      rate: 10,
+      quantity: 1,
+      custom_fields,
+    });
+    const sized = async (body: unknown) => {
+      const res = await fetch(`${t.bahi.url}/api/transactions/purchases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, size: text.length, body: JSON.parse(text) };
+    };
+
+    it('1 MB of names is one small refusal on custom_fields (it was a 6.9 MB answer)', async () => {
+      const before = await headPosition(t);
+      const names = Object.fromEntries(Array.from({ length: 75_000 }, (_, i) => [`f${i}`, 'x']));
+      expect(JSON.stringify(names).length).toBeGreaterThan(900_000);
+      const res = await sized(purchase(names));
+      expect(res.status).toBe(400);
+      expect(res.size).toBeLessThan(2_000);
+      expect(res.body.errors).toEqual([
+        { msg: 'At most 500 custom fields can be given', path: 'custom_fields' },
+      ]);
+      expect(await headPosition(t)).toBe(before);
+    });
+
+    it('as many unknown names as are allowed: the first 20, each on its field, in a few kB', async () => {
+      const before = await headPosition(t);
+      const names = Object.fromEntries(
+        Array.from({ length: 500 }, (_, i) => [`${String(i).padStart(3, '0')}${'n'.repeat(97)}`, 'x']),
+      );
+      const res = await sized(purchase(names));
+      expect(res.status).toBe(400);
+      expect(res.size).toBeLessThan(5_000);
+      expect(res.body.message).toBe(
+        'Some custom fields are not valid. There are 500 problems; the first 20 are listed.',
+      );
+      expect(res.body.errors).toHaveLength(20);
+      expect(res.body.errors[0]).toEqual({
+        msg: 'This custom field does not apply to purchases',
+        path: `custom_fields.000${'n'.repeat(97)}`,
+      });
+      expect(await headPosition(t)).toBe(before);
+    });
+
+    it('an over-long name is refused on itself, before the rest are looked at', async () => {
+      const long = 'L'.repeat(101);
+      const res = await sized(purchase({ a: 'x', [long]: 'x', b: 'x' }));
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { msg: 'A custom field id can be at most 100 characters', path: `custom_fields.${long}` },
+      ]);
+    });
+  });
 });
