@@ -72,11 +72,21 @@ export const optionalText = (label: string, max = 500) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-export const id = (label: string) => z.uuid({ error: `${label} must be the id of an existing record` });
+/**
+ * Ids are made, stored and compared in lower case: stream ids (`funder-<id>`), journal accounts
+ * (`funder:<id>`) and ids inside the read models' JSON are text. So every id the API takes - in
+ * a body, a path or a query string - is a UUID in either case, lower-cased here, before anything
+ * looks it up (an upper-case id in a body named no record while the same id in a path did).
+ */
+const UUID = z.regexes.uuid();
+export const isUuid = (value: string): boolean => UUID.test(value);
+export const uuidText = (error: string) => z.uuid({ error }).transform((value) => value.toLowerCase());
+
+export const id = (label: string) => uuidText(`${label} must be the id of an existing record`);
 
 export const optionalId = (label: string) =>
   z
-    .union([z.uuid({ error: `${label} must be the id of an existing record` }), z.literal(''), z.null()])
+    .union([uuidText(`${label} must be the id of an existing record`), z.literal(''), z.null()])
     .optional()
     .transform((v) => (v ? v : null));
 

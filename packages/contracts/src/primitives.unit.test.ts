@@ -3,9 +3,13 @@ import {
   amountInput,
   businessDate,
   canonicalDecimal,
+  id,
+  isUuid,
   optionalBusinessDate,
+  optionalId,
   queryDate,
   rateInput,
+  uuidText,
 } from './primitives.ts';
 
 describe('decimal inputs', () => {
@@ -75,5 +79,30 @@ describe('business dates', () => {
     expect(queryDate('asOf').parse('1990-01-01')).toBe('1990-01-01');
     expect(queryDate('asOf').safeParse('0000-01-01').success).toBe(false);
     expect(queryDate('asOf').safeParse('2026-01-01junk').success).toBe(false);
+  });
+});
+
+describe('ids (issue #27)', () => {
+  const lower = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+  const upper = lower.toUpperCase();
+
+  it('take a UUID in either case and answer it in lower case, as ids are stored and compared', () => {
+    expect(id('City').parse(upper)).toBe(lower);
+    expect(id('City').parse(lower)).toBe(lower);
+    expect(optionalId('Agent').parse(upper)).toBe(lower);
+    expect(optionalId('Agent').parse('')).toBeNull();
+    expect(uuidText('city_id must be an id').parse('3F2504E0-4f89-41D3-9a0c-0305E82C3301')).toBe(lower);
+    expect(isUuid(upper) && isUuid(lower)).toBe(true);
+  });
+
+  it("refuse what is no UUID with the field's message, wherever it comes from", () => {
+    for (const value of ['3f2504e0', `${lower}x`, ` ${lower}`, '3f2504e0-4f89-01d3-0a0c-0305e82c3301', 7]) {
+      expect(
+        id('City')
+          .safeParse(value)
+          .error?.issues.map((i) => i.message),
+      ).toEqual(['City must be the id of an existing record']);
+      expect(typeof value === 'string' && isUuid(value)).toBe(false);
+    }
   });
 });

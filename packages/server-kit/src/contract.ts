@@ -29,7 +29,12 @@ const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType
 export function installZodCompilers(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (!isZod(schema)) throw new Error(`A ${httpPart} schema must be a zod schema.`);
+    const parameters = httpPart === 'querystring' ? queryParameters(schema) : undefined;
     return (data: unknown) => {
+      if (parameters) {
+        const refused = unknownQueryParameters(data, parameters);
+        if (refused) return { error: refused };
+      }
       try {
         const result = schema.safeParse(httpPart === 'body' && data === null ? undefined : data);
         return result.success ? { value: result.data } : { error: result.error };
@@ -41,6 +46,65 @@ export function installZodCompilers(app: FastifyInstance): void {
   // Response schemas document the contract (openapi.json, the contract test); answers are not
   // checked or reshaped at run time, so serializing costs what fastify's default does.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+/** A query string schema's parameters, and whether each takes a list; undefined: it takes any names. */
+function queryParameters(schema: z.ZodType): Map<string, boolean> | undefined {
+  const object = unwrap(schema, (s) => s instanceof z.ZodObject);
+  if (!(object instanceof z.ZodObject)) return undefined;
+  const shape = object.shape as Record<string, z.ZodType>;
+  return new Map(
+    Object.entries(shape).map(([name, field]) => [
+      name,
+      unwrap(field, (s) => s instanceof z.ZodArray) instanceof z.ZodArray,
+    ]),
+  );
+}
+
+/** The schema inside optional, default, nullable, pipe and the like, down to the first that `is`. */
+function unwrap(schema: z.ZodType, is: (s: z.ZodType) => boolean): z.ZodType {
+  let current: z.ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 20; depth++) {
+    if (is(current)) return current;
+    const def = current._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+    current = def.innerType ?? def.in;
+  }
+  return schema;
+}
+
+const shown = (name: string) => (name.length > 60 ? `${name.slice(0, 60)}...` : name);
+
+/**
+ * A query parameter the route does not know, written as a list or an object (`city_id[]=x`,
+ * `a[b]=c`: fastify's parser keeps such names as they are), or given twice where the route takes
+ * one value, was left out of the parsed query: the answer was unfiltered, as if no filter had
+ * been asked for (issue #27). Each is refused on its name instead.
+ */
+function unknownQueryParameters(data: unknown, parameters: Map<string, boolean>): z.ZodError | undefined {
+  const issues: z.core.$ZodIssue[] = [];
+  const names = [...parameters.keys()];
+  for (const [name, value] of Object.entries((data ?? {}) as Record<string, unknown>)) {
+    const takesList = parameters.get(name);
+    if (takesList === undefined) {
+      const base = /^([^[\]]*)\[/.exec(name)?.[1];
+      const message =
+        base !== undefined && parameters.has(base)
+          ? `${shown(name)} is not understood: give ${base} once, as ${base}=value`
+          : names.length
+            ? `${shown(name)} is not a parameter here (it takes ${names.join(', ')})`
+            : `${shown(name)} is not a parameter here (it takes none)`;
+      issues.push({ code: 'custom', message, path: [name], input: undefined });
+    } else if (Array.isArray(value) && !takesList) {
+      issues.push({
+        code: 'custom',
+        message: `${name} is given ${value.length} times: give it once`,
+        path: [name],
+        input: undefined,
+      });
+    }
+  }
+  // ZodRealError: the Error subclass safeParse answers with, which fastify passes on as it is.
+  return issues.length ? new z.ZodRealError(issues) : undefined;
 }
 
 /** Every route registered on the app, with its schema, for openapi.json and the contract tests. */

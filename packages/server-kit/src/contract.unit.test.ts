@@ -135,3 +135,95 @@ describe('route schemas (issue #19)', () => {
     expect((await alone.inject({ method: 'GET', url: '/api/openapi.json?part=own' })).statusCode).toBe(200);
   });
 });
+
+/**
+ * Issue #27: a query parameter the route does not take was dropped from the parsed query, so
+ * `?city_id[]=x` answered every row, as if unfiltered. It is a 400 on that parameter now.
+ */
+describe('query parameters a route does not take', () => {
+  const lists = () => {
+    const a = createHttpApp({ fastify: { logger: false } });
+    const api = a.withTypeProvider<ZodTypeProvider>();
+    api.get(
+      '/api/rows',
+      {
+        schema: {
+          querystring: z.object({
+            city_id: z.string().optional(),
+            page: z.coerce.number().default(1),
+            tags: z.array(z.string()).optional(),
+          }),
+        },
+      },
+      async (request) => request.query,
+    );
+    api.get(
+      '/api/piped',
+      {
+        schema: {
+          querystring: z.object({ q: z.string().optional() }).transform((v) => ({ ...v, piped: true })),
+        },
+      },
+      async (request) => request.query,
+    );
+    api.get('/api/plain', async () => ({ ok: true }));
+    api.get(
+      '/api/any',
+      { schema: { querystring: z.record(z.string(), z.unknown()) } },
+      async (request) => request.query,
+    );
+    return a;
+  };
+  const get = async (url: string) => {
+    const res = await lists().inject({ method: 'GET', url });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('refuses a parameter written as a list or an object, naming it and saying what to send', async () => {
+    for (const name of ['city_id[]', 'city_id[0]', 'city_id[x][y]']) {
+      const res = await get(`/api/rows?${encodeURIComponent(name)}=x`);
+      expect(res.status, name).toBe(400);
+      expect(res.body).toEqual({
+        message: 'The request is not valid.',
+        errors: [{ msg: `${name} is not understood: give city_id once, as city_id=value`, path: name }],
+      });
+    }
+  });
+
+  it('refuses a name the route does not take, and one given twice where it takes one value', async () => {
+    expect((await get('/api/rows?cityid=x&page=2')).body.errors).toEqual([
+      { msg: 'cityid is not a parameter here (it takes city_id, page, tags)', path: 'cityid' },
+    ]);
+    expect((await get('/api/rows?__proto__[x]=1')).body.errors).toEqual([
+      { msg: expect.stringContaining('is not a parameter here'), path: '__proto__[x]' },
+    ]);
+    expect((await get('/api/rows?city_id=a&city_id=b')).body.errors).toEqual([
+      { msg: 'city_id is given 2 times: give it once', path: 'city_id' },
+    ]);
+    expect((await get('/api/piped?q=1&r=2')).body.errors).toEqual([
+      { msg: 'r is not a parameter here (it takes q)', path: 'r' },
+    ]);
+  });
+
+  it('takes what the route declares, a list where it takes one, and echoes at most 60 characters of a name', async () => {
+    expect(await get('/api/rows?city_id=x&page=2')).toEqual({ status: 200, body: { city_id: 'x', page: 2 } });
+    expect((await get('/api/rows?tags=a&tags=b')).body).toEqual({ page: 1, tags: ['a', 'b'] });
+    expect((await get('/api/piped?q=1')).body).toEqual({ q: '1', piped: true });
+    expect((await get('/api/any?whatever=1')).body).toEqual({ whatever: '1' });
+    const long = 'x'.repeat(5000);
+    const res = await get(`/api/rows?${long}=1`);
+    expect(res.body.errors[0].msg).toBe(
+      `${'x'.repeat(60)}... is not a parameter here (it takes city_id, page, tags)`,
+    );
+  });
+
+  it('refuses any parameter on a route that declares none, yet documents none for it', async () => {
+    const a = lists();
+    expect((await get('/api/plain')).body).toEqual({ ok: true });
+    expect((await get('/api/plain?city_id=x')).body.errors).toEqual([
+      { msg: 'city_id is not a parameter here (it takes none)', path: 'city_id' },
+    ]);
+    const doc = (await a.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(doc.paths['/api/plain'].get.parameters).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { ProjectionBehindError } from '@bahi/read-db';
 import Fastify, {
+  errorCodes,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -35,6 +36,71 @@ export interface HttpAppOptions {
   contractPeer?: string | undefined;
   /** Answers unknown non-/api paths (the standalone serves the frontends' index.html). */
   pageFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+const NO_QUERY_PARAMETERS = z.object({});
+
+/** Only a text with one of these can hold such a key (`\\u` for a key written with escapes). */
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|\\u/;
+
+/**
+ * The first key of a parsed body that could reach an object's prototype: `__proto__`, or a
+ * `constructor` holding a `prototype` (what fastify's parser refused), with its path. Walked
+ * without recursion: bodies nest thousands of levels deep within the size limit.
+ */
+function prototypeKey(value: unknown): { msg: string; path: string } | undefined {
+  interface Step {
+    value: unknown;
+    key: string;
+    parent: Step | undefined;
+  }
+  const pathOf = (step: Step) => {
+    const keys: string[] = [];
+    for (let s: Step | undefined = step; s?.parent; s = s.parent) keys.push(s.key);
+    return keys.reverse().join('.');
+  };
+  const stack: Step[] = [{ value, key: '', parent: undefined }];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    if (typeof step.value !== 'object' || step.value === null) continue;
+    for (const [key, child] of Object.entries(step.value)) {
+      const here: Step = { value: child, key, parent: step };
+      if (key === '__proto__') return { msg: '"__proto__" is not allowed as a key', path: pathOf(here) };
+      if (
+        key === 'constructor' &&
+        typeof child === 'object' &&
+        child !== null &&
+        Object.hasOwn(child, 'prototype')
+      )
+        return { msg: '"constructor" holding "prototype" is not allowed', path: pathOf(here) };
+      stack.push(here);
+    }
+  }
+  return undefined;
+}
+
+const MAX_LISTED_ERRORS = 20;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);
+
+/**
+ * An error answer of a few kB whatever the input: at most the first 20 problems, each message
+ * and path clipped (a path can carry a name from the request, a message a list of options), and
+ * the message says how many there were. One problem per bad name of a 1 MB body was a 6.9 MB
+ * answer (issue #27); the first ones still name their fields for the form.
+ */
+function bounded(
+  message: string,
+  count: number,
+  first: (n: number) => Array<{ msg: string; path: string }>,
+): ErrorBody {
+  const text = clip(message, 500);
+  if (count === 0) return { message: text };
+  return {
+    message:
+      count > MAX_LISTED_ERRORS
+        ? `${text} There are ${count.toLocaleString('en-US')} problems; the first ${MAX_LISTED_ERRORS} are listed.`
+        : text,
+    errors: first(MAX_LISTED_ERRORS).map((e) => ({ msg: clip(e.msg, 300), path: clip(e.path, 200) })),
+  };
 }
 
 /** The error body every client error has: what the UI shows (spec section 8). */
@@ -169,6 +235,32 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   };
   contracts.set(app, contract);
   installZodCompilers(app);
+  // An /api route that declares no query parameters takes none: `?city_id=x` on it is a 400 on
+  // city_id, not an answer that looks filtered and is not (issue #27). Added after collectRoutes,
+  // so openapi.json shows what the route declared.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.schema?.querystring)
+      route.schema = { ...route.schema, querystring: NO_QUERY_PARAMETERS };
+  });
+
+  // JSON bodies. Fastify's own parser refuses `__proto__` (and `constructor.prototype`) keys, but
+  // answers "Body is not valid JSON", which misleads for valid JSON. JSON.parse keeps such a key
+  // as an ordinary own property (it sets no prototype); the body is then refused on that key by
+  // name before anything reads it, as a later Object.assign or deep merge could still pollute.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY(), undefined);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+    }
+    const refused = MAY_HOLD_PROTOTYPE_KEY.test(text) ? prototypeKey(value) : undefined;
+    if (refused) return done(new HttpError(400, 'The request is not valid.', [refused]), undefined);
+    done(null, value);
+  });
 
   // Security headers on every answer (issue #16); /api answers are never cached.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -189,21 +281,29 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
       }
     }
     if (error instanceof ZodError) {
-      return reply.status(400).send({
-        message: 'The request is not valid.',
-        errors: error.issues.map((i) => ({ msg: i.message, path: i.path.join('.') })),
-      } satisfies ErrorBody);
+      const { issues } = error;
+      return reply
+        .status(400)
+        .send(
+          bounded('The request is not valid.', issues.length, (n) =>
+            issues.slice(0, n).map((i) => ({ msg: i.message, path: i.path.join('.') })),
+          ),
+        );
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({
-        message: error.message,
-        ...(error.errors ? { errors: error.errors } : {}),
-      } satisfies ErrorBody);
+      const { errors } = error;
+      return reply
+        .status(error.statusCode)
+        .send(
+          errors
+            ? bounded(error.message, errors.length, (n) => errors.slice(0, n))
+            : bounded(error.message, 0, () => []),
+        );
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // fastify's own client errors: bad JSON, body too large, unsupported media type...
-      return reply.status(status).send({ message: (error as Error).message } satisfies ErrorBody);
+      return reply.status(status).send(bounded((error as Error).message, 0, () => []));
     }
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -13,6 +13,19 @@ function app() {
   a.get('/api/conflict', async () => {
     throw new HttpError(409, 'Not enough stock in the godown.');
   });
+  a.get('/api/many', async () => {
+    throw new HttpError(
+      400,
+      'Some custom fields are not valid.',
+      Array.from({ length: 70_000 }, (_, i) => ({
+        msg: `This custom field does not apply to purchases ${'!'.repeat(1000)}`,
+        path: `custom_fields.${String(i).padStart(1000, 'k')}`,
+      })),
+    );
+  });
+  a.post('/api/zod-many', async (request) =>
+    z.record(z.string(), z.number({ error: 'must be a number' })).parse(request.body),
+  );
   a.get('/api/boom', async () => {
     throw new Error('connection string postgres://secret@db leaked?');
   });
@@ -70,5 +83,73 @@ describe('the HTTP error rule', () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toEqual(expect.any(String));
+  });
+
+  it('answers valid JSON with a __proto__ key with a 400 naming that key, not "not valid JSON"', async () => {
+    const a = app();
+    const post = (payload: string) =>
+      a.inject({
+        method: 'POST',
+        url: '/api/things',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+    const cases = [
+      [
+        '{"name": "x", "qty": 1, "__proto__": {"isAdmin": true}}',
+        '__proto__',
+        '"__proto__" is not allowed as a key',
+      ],
+      [
+        '{"name": "x", "custom": {"a": [{"__proto__": 1}]}}',
+        'custom.a.0.__proto__',
+        '"__proto__" is not allowed as a key',
+      ],
+      // Written with escapes, it is the same key once parsed.
+      ['{"\\u005f_proto__": {}}', '__proto__', '"__proto__" is not allowed as a key'],
+      [
+        '{"a": {"constructor": {"prototype": {"x": 1}}}}',
+        'a.constructor',
+        '"constructor" holding "prototype" is not allowed',
+      ],
+    ] as const;
+    for (const [payload, path, msg] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toEqual({ message: 'The request is not valid.', errors: [{ msg, path }] });
+    }
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    // A name that merely looks like one is an ordinary value; broken and empty JSON say so.
+    expect((await post('{"name": "constructor", "qty": 1, "note": "__proto__"}')).json()).toEqual({
+      name: 'constructor',
+      qty: 1,
+    });
+    expect((await post('{"name": ')).json().message).toMatch(/not valid JSON/);
+    expect((await post('')).json().message).toMatch(/cannot be empty/);
+  });
+
+  it('bounds an error answer to a few kB: the first 20 problems, clipped, and how many there were', async () => {
+    const a = app();
+    const many = await a.inject({ method: 'GET', url: '/api/many' });
+    expect(many.statusCode).toBe(400);
+    expect(many.body.length).toBeLessThan(12_000);
+    const body = many.json();
+    expect(body.message).toBe(
+      'Some custom fields are not valid. There are 70,000 problems; the first 20 are listed.',
+    );
+    expect(body.errors).toHaveLength(20);
+    expect(body.errors[0].msg).toMatch(/^This custom field does not apply to purchases !+\.\.\.$/);
+    expect(body.errors[0].path).toMatch(/^custom_fields\.k+\.\.\.$/);
+    expect(body.errors[0].path).toHaveLength(203);
+
+    // A schema's own issues are bounded the same way, and still name their fields.
+    const payload = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`f${i}`, 'x']));
+    const zod = await a.inject({ method: 'POST', url: '/api/zod-many', payload });
+    expect(zod.statusCode).toBe(400);
+    expect(zod.body.length).toBeLessThan(3_000);
+    expect(zod.json().message).toBe(
+      'The request is not valid. There are 30,000 problems; the first 20 are listed.',
+    );
+    expect(zod.json().errors[0]).toEqual({ msg: 'must be a number', path: 'f0' });
   });
 });

@@ -1,8 +1,17 @@
-import type { EventData, ExpenseRow, IncomeRow, PaymentRow, SalaryRow, TransferRow } from '@bahi/contracts';
+import {
+  type EventData,
+  type ExpenseRow,
+  type IncomeRow,
+  isUuid,
+  type PaymentRow,
+  type SalaryRow,
+  type TransferRow,
+  uuidText,
+} from '@bahi/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { day, escapeLike, queryText, UUID } from './query-params.ts';
+import { day, escapeLike, queryText } from './query-params.ts';
 import { listQuery } from './reads.ts';
 
 /**
@@ -12,7 +21,7 @@ import { listQuery } from './reads.ts';
  * routes (cash.routes.ts) check who asks and wait for the read models.
  */
 
-const optionalId = (label: string) => z.union([z.uuid(`${label} must be an id`), z.literal('')]).optional();
+const optionalId = (label: string) => z.union([uuidText(`${label} must be an id`), z.literal('')]).optional();
 
 /** The filters of every cash list (each list reads the ones that concern it). */
 export const cashQuery = listQuery.extend({
@@ -90,7 +99,7 @@ async function cashPage<K extends Kind>(
   const ids = new Set<string>();
   for (const r of found) {
     for (const value of Object.values(r.record))
-      if (typeof value === 'string' && UUID.test(value)) ids.add(value);
+      if (typeof value === 'string' && isUuid(value)) ids.add(value);
   }
   const parties = ids.size
     ? await deps.readDb

@@ -5,6 +5,7 @@ import {
   paymentPage,
   salaryPage,
   transferPage,
+  uuidText,
 } from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -71,7 +72,7 @@ export async function registerCashListRoutes(app: FastifyInstance, deps: QueryDe
         summary: "What is paid of a collector's salary for a month",
         tags: ['transactions'],
         querystring: z.object({
-          collector_id: z.uuid('collector_id must be an id'),
+          collector_id: uuidText('collector_id must be an id'),
           month: z.coerce.number({ error: 'month must be 1 to 12' }).int().min(1).max(12),
           year: z.coerce.number({ error: 'year must be a year' }).int().min(2000).max(2100),
         }),

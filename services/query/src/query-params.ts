@@ -11,9 +11,6 @@ export const day = (label: string) =>
     .optional()
     .transform((v) => v || undefined);
 
-/** An id as the API takes it: a UUID, any case. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A search text used in LIKE, with its wildcards taken literally. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

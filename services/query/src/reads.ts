@@ -1,3 +1,4 @@
+import { uuidText } from '@bahi/contracts';
 import { waitForProjections } from '@bahi/read-db';
 import { clientPosition } from '@bahi/server-kit';
 import type { FastifyRequest } from 'fastify';
@@ -19,7 +20,7 @@ export const paging = (defaultLimit: number) => ({
 export const listQuery = z.object({
   ...paging(15),
   search: queryText('search', 200),
-  city_id: z.union([z.uuid('city_id must be the id of a city'), z.literal('')]).optional(),
+  city_id: z.union([uuidText('city_id must be the id of a city'), z.literal('')]).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 

@@ -1,9 +1,8 @@
-import type { RecordHistory, RecordType } from '@bahi/contracts';
+import { isUuid, type RecordHistory, type RecordType } from '@bahi/contracts';
 import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
 import { activityEntry, shown } from './logs.repository.ts';
-import { UUID } from './query-params.ts';
 
 /**
  * A record's history for the drill-down of a report line (issue #19: SQL in repository
@@ -70,7 +69,7 @@ async function entriesOf(deps: QueryDeps, type: RecordType, id: string): Promise
 function idsIn(values: unknown[], found = new Set<string>()): Set<string> {
   for (const value of values) {
     if (typeof value === 'string') {
-      if (UUID.test(value)) found.add(value.toLowerCase());
+      if (isUuid(value)) found.add(value.toLowerCase());
     } else if (value && typeof value === 'object') {
       idsIn(Array.isArray(value) ? value : Object.values(value), found);
     }

@@ -1,10 +1,9 @@
-import { RECORD_TYPES, recordHistoryAnswer } from '@bahi/contracts';
+import { isUuid, RECORD_TYPES, recordHistoryAnswer } from '@bahi/contracts';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { isRecordType } from './journal-lines.ts';
-import { UUID } from './query-params.ts';
 import { readAfterClientPosition } from './reads.ts';
 import { readRecordHistory } from './records.repository.ts';
 
@@ -17,8 +16,8 @@ const recordParams = z
   .transform(({ type, id }) => {
     if (!isRecordType(type))
       throw new HttpError(404, `Records are looked up by type: one of ${RECORD_TYPES.join(', ')}.`);
-    if (!UUID.test(id)) throw new HttpError(404, `${type} not found.`);
-    return { type, id };
+    if (!isUuid(id)) throw new HttpError(404, `${type} not found.`);
+    return { type, id: id.toLowerCase() };
   });
 
 export async function registerRecordRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStorableText, reportPending, whatsappOutbox } from '@bahi/contracts';
+import { isStorableText, isUuid, reportPending, whatsappOutbox } from '@bahi/contracts';
 import {
   FORMATS,
   parseRecipient,
@@ -19,7 +19,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { namesOf } from './parties.repository.ts';
-import { UUID } from './query-params.ts';
 import { REPORT_READERS } from './report-readers.ts';
 
 /**
@@ -63,7 +62,9 @@ function textParams(query: unknown, prefix = ''): Record<string, string> {
           { msg: `${prefix}${key} ${msg}`, path: `${prefix}${key}` },
         ]);
       }
-      out[key] = text;
+      // Ids in lower case, as the report's own read takes them: the file's job, its headings'
+      // names and its read then agree with the screen's for an id written in upper case.
+      out[key] = isUuid(text) ? text.toLowerCase() : text;
     }
   }
   return out;
@@ -129,7 +130,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   /** The names of the city, collector or godown among the filters, for the file's heading. */
   const names = async (params: Record<string, string>) => {
     const ids = [params.city_id, params.entity_id, params.collector_id].filter(
-      (id): id is string => !!id && UUID.test(id),
+      (id): id is string => !!id && isUuid(id),
     );
     return Object.fromEntries((await namesOf(deps, ids)).map((n) => [n.id, n.name]));
   };

@@ -1,3 +1,4 @@
+import { isUuid, uuidText } from '@bahi/contracts';
 import { PARTY_ACCOUNTS } from '@bahi/domain';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyRequest } from 'fastify';
@@ -79,8 +80,8 @@ export const ledgerParams = z
       ? PARTY_ACCOUNTS[type as keyof typeof PARTY_ACCOUNTS]
       : undefined;
     if (!entity) throw new HttpError(404, 'Ledgers are kept for Funder, Agent, Collector and Godown.');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, `${type} not found.`);
-    return { type, id, entity };
+    if (!isUuid(id)) throw new HttpError(404, `${type} not found.`);
+    return { type, id: id.toLowerCase(), entity };
   });
 
 /** A ledger's reader: its party (`type`, `id`, the route's path) and its filters together. */
@@ -128,7 +129,7 @@ export const daywise = reader(
   z.object({
     startDate: day('startDate'),
     endDate: day('endDate'),
-    city_id: z.union([z.uuid('city_id must be an id'), z.literal('')]).optional(),
+    city_id: z.union([uuidText('city_id must be an id'), z.literal('')]).optional(),
     category: queryText('category', 100),
     asOf: day('asOf'),
     knownAt,
@@ -150,7 +151,7 @@ export const cashbook = reader(
     startDate: day('startDate'),
     endDate: day('endDate'),
     entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
-    entity_id: z.uuid('entity_id must be an id'),
+    entity_id: uuidText('entity_id must be an id'),
     city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
     asOf: day('asOf'),
     knownAt,

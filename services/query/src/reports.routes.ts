@@ -6,6 +6,7 @@ import {
   daywiseReport,
   ledgerReport,
   stockReport,
+  uuidText,
 } from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
@@ -72,8 +73,8 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
         summary: 'The moving-average cost of a product in a godown (INR per unit)',
         tags: ['reports'],
         querystring: z.object({
-          product_id: z.uuid('product_id must be an id'),
-          godown_id: z.uuid('godown_id must be an id'),
+          product_id: uuidText('product_id must be an id'),
+          godown_id: uuidText('godown_id must be an id'),
         }),
         response: { 200: averagePurchaseRate },
       },

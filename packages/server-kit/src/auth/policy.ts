@@ -1,9 +1,15 @@
-import type { Role } from '@bahi/contracts';
+import { ROLES, type Role } from '@bahi/contracts/roles';
 
 /**
  * Who may write what (ACCOUNTING.md section 6). Admin: everything. Manager: everything
- * but users, the activity log and the license. Collector: reads, plus payments, receipts
+ * but users, the activity log and the read models. Collector: reads, plus payments, receipts
  * and collector transfers. Viewer: reads only. The UI hides buttons; this decides.
+ *
+ * ACCOUNTING.md keeps "the license" for Admins: no API route changes a license (it is a signed
+ * file installed on the server), so there is no such area. Re-checking it is its own area, open
+ * to every role: the License Invalid page, with its Retry button, is what every signed-in user
+ * sees while the license is not valid (product spec sections 2 and 4), and a re-check only
+ * re-reads the installed file (docs/decisions.md, "Reads that write").
  */
 export type WriteArea =
   | 'masters'
@@ -13,7 +19,7 @@ export type WriteArea =
   | 'payments'
   | 'transfers'
   | 'activity-log'
-  | 'license'
+  | 'license-check'
   | 'read-models';
 
 const WRITERS: Record<WriteArea, readonly Role[]> = {
@@ -24,7 +30,7 @@ const WRITERS: Record<WriteArea, readonly Role[]> = {
   payments: ['Admin', 'Manager', 'Collector'],
   transfers: ['Admin', 'Manager', 'Collector'],
   'activity-log': ['Admin'],
-  license: ['Admin'],
+  'license-check': ROLES,
   'read-models': ['Admin'],
 };
 
@@ -36,7 +42,7 @@ const AREA_NAMES: Record<WriteArea, string> = {
   payments: 'payments and receipts',
   transfers: 'collector transfers',
   'activity-log': 'the activity log',
-  license: 'the license',
+  'license-check': 'the license check',
   'read-models': 'the read models',
 };
 

@@ -1,5 +1,5 @@
 import { isStorableText, licenseStatus, loginAnswer } from '@bahi/contracts';
-import { HttpError, LICENSE_STREAM, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import { HttpError, LICENSE_STREAM, requireWriter, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userHoldingEmail } from '../auth/users.ts';
@@ -32,8 +32,8 @@ const retryLicenseSchema = {
 const WRONG = 'The email or password is not correct.';
 
 export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps): Promise<void> {
-  // Any signed-in user may ask: it re-reads the installed license. It is a read that may write,
-  // so (issue #16) it appends LicenseChecked only when the outcome differs from the last one
+  // Who may ask is the policy's 'license-check' area (every role: the License Invalid page's
+  // Retry is offered to whoever is signed in). It is a read that may write, so (issue #16) it appends LicenseChecked only when the outcome differs from the last one
   // recorded, and one user may ask at most RETRY_LIMIT times a minute (429 after).
   const RETRY_LIMIT = 10;
   const RETRY_WINDOW_MS = 60_000;
@@ -51,7 +51,7 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
   };
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/api/auth/retry-license-check', { schema: retryLicenseSchema }, async (request, reply) => {
-    const me = signedIn(request);
+    const me = requireWriter(request, 'license-check');
     const now = Date.now();
     const mine = (retries.get(me.id) ?? []).filter((at) => now - at < RETRY_WINDOW_MS);
     if (mine.length >= RETRY_LIMIT) {
