@@ -365,5 +365,5 @@ describe('the masters remote in Chromium', () => {
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();
     await page.setViewportSize({ width: 1280, height: 800 });
-  });
+  }, 180_000);
 });

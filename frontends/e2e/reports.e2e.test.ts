@@ -173,7 +173,13 @@ describe('the reports remote in Chromium, on the demo business', () => {
     const now = await api('GET', `/reports/daywise-report?${range}`);
     const expenses = (rows: Array<{ type: string; amount: string }>) =>
       sum(rows.filter((r) => r.type === 'Expense').map((r) => r.amount));
-    expect(subtractDecimal(expenses(now), expenses(before), 2)).toBe('123.45');
+    // The new row: 123.45 as entered, in the collector's currency; the report's amounts are INR
+    // at the record's own rate, so the expenses grew by that row's INR and by nothing else.
+    const added = now.filter((r: { record: { id: string } }) => r.record.id === expense.id);
+    expect(added).toHaveLength(1);
+    expect(added[0].amount_entered).toBe('123.45');
+    expect(before.some((r: { record: { id: string } }) => r.record.id === expense.id)).toBe(false);
+    expect(subtractDecimal(expenses(now), expenses(before), 2)).toBe(added[0].amount);
     const totalRow = table.getByRole('row').filter({ hasText: /^Total/ });
     await expect.poll(() => totalRow.textContent()).toContain(formatAmount(expenses(now)));
 

@@ -315,7 +315,7 @@ describe('the shell in Chromium', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
     await page.evaluate(() => localStorage.setItem('bahi.theme', 'dark'));
-  });
+  }, 180_000);
 
   it('on a phone (390 px) no two texts of a table row overlap, on every shell screen with a table', async () => {
     // Something in each table: an activity log entry and a custom field.

@@ -266,5 +266,5 @@ describe('the transactions remote’s cash screens in Chromium', () => {
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();
     await page.setViewportSize({ width: 1280, height: 800 });
-  });
+  }, 180_000);
 });

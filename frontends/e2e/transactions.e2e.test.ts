@@ -344,7 +344,7 @@ describe('the transactions remote in Chromium', () => {
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();
     await page.setViewportSize({ width: 1280, height: 800 });
-  });
+  }, 180_000);
 
   it('shows a Viewer no create, edit or delete, and the server refuses the call', async () => {
     await api('POST', '/masters/users', {
