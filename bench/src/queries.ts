@@ -10,11 +10,19 @@
  *  3. latency: the query service as its own process; 32 connections hammer each endpoint
  *     for DURATION seconds; p50/p95/p99 per endpoint.
  *
- *   npm run queries --workspace bench     (DATABASE_URL: the server; SCALE=large|small)
+ *   npm run queries --workspace bench     (DATABASE_URL: the server; SCALE=large|small|unit|quick)
+ *
+ * `npm run bench:reads:quick` is SCALE=quick: about 100,000 events (seeded once, then reused),
+ * the ledger, a list, balances, day-wise and the cashbook for DURATION (10) s each, and the
+ * ratio of each figure to a stored reference run of the same script on this machine
+ * (bench/reads-quick.reference.json; SAVE_REFERENCE=1 writes it). BASELINE=<another checkout>
+ * (a worktree of the code before a change, with its own node_modules) also starts that
+ * checkout's query service on the same database and measures both, endpoint by endpoint, in
+ * the same run: what a change to the read side shows before it lands.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
@@ -39,7 +47,10 @@ const SCALE = (process.env.SCALE ?? 'large') as keyof typeof SCALES;
 const DB = process.env.BENCH_DB ?? `bahi_bench_queries_${SCALE}`;
 const REUSE = process.env.REUSE !== '0';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
-const DURATION = Number(process.env.DURATION ?? 20);
+const QUICK = SCALE === 'quick';
+const DURATION = Number(process.env.DURATION ?? (QUICK ? 10 : 20));
+const BASELINE = process.env.BASELINE ? resolve(process.env.BASELINE) : undefined;
+const REFERENCE = resolve(import.meta.dirname, '../reads-quick.reference.json');
 const UNTIL = '2026-11-20';
 const JWT_SECRET = 'test-secret-test-secret-test-secret-!!'; // commandTestApp's
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -123,8 +134,11 @@ const events = Number(
 );
 log(`the log holds ${events} events (head ${head})`);
 
-// 2. Rebuild every projection from the log (SKIP_REBUILD=1: measure the queries only).
-if (process.env.SKIP_REBUILD !== '1') {
+// 2. Rebuild every projection from the log (SKIP_REBUILD=1: measure the queries only). The
+// quick run rebuilds only a fresh seed, or when asked (REBUILD=1: after a change to what the
+// projections write).
+const rebuild = QUICK ? !seeded || process.env.REBUILD === '1' : process.env.SKIP_REBUILD !== '1';
+if (rebuild) {
   log('rebuild: every projection');
   // Where the CPU goes: this process (reading the log, the projections' code) against the
   // whole machine (Postgres, mostly).
@@ -174,6 +188,9 @@ const [busy] = await rows<{ account: string; n: string }>(
 if (!busy) throw new Error('The journal is empty: run once without SKIP_REBUILD=1 to fill the read models.');
 const busyCollector = busy.account.split(':')[1]!;
 const [city] = await rows<{ id: string }>(`SELECT id FROM cities ORDER BY name LIMIT 1`);
+const [collectorCity] = await rows<{ city_id: string }>(
+  `SELECT city_id::text FROM parties WHERE id = '${busyCollector}'`,
+);
 log(`busiest collector: ${busyCollector} with ${busy.n} journal lines`);
 
 const freePort = async () => {
@@ -191,13 +208,12 @@ const license = await issueLicense(keys.privateKeyPem, {
   grace_period_days: 7,
   expiry_notification_days: 15,
 });
-const port = await freePort();
 const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
-const query: ChildProcess = spawn(
-  process.execPath,
-  [...profile, '--import', 'tsx', 'services/query/src/main.ts'],
-  {
-    cwd: ROOT,
+/** A query service as its own process, from a checkout (this one, or BASELINE's). */
+async function startQuery(root: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'services/query/src/main.ts'], {
+    cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: url.toString(),
@@ -211,77 +227,103 @@ const query: ChildProcess = spawn(
       ...(process.env.POOL ? { BAHI_DB_POOL_SIZE: process.env.POOL } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
-const base = `http://127.0.0.1:${port}/api`;
-for (let i = 0; ; i++) {
-  const ok = await fetch(`${base}/health`).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (ok) break;
-  if (i > 300) throw new Error('the query service did not start');
-  await new Promise((r) => setTimeout(r, 100));
+  });
+  const base = `http://127.0.0.1:${port}/api`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 300) throw new Error(`the query service of ${root} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base };
 }
+const services = [
+  { label: 'this checkout', ...(await startQuery(ROOT)) },
+  ...(BASELINE ? [{ label: `baseline (${BASELINE})`, ...(await startQuery(BASELINE)) }] : []),
+];
 
 const month = `startDate=2026-10-01&endDate=2026-10-31`;
-const endpoints: Array<{ name: string; kind: 'list' | 'report'; path: string }> = [
+const allEndpoints: Array<{ name: string; kind: 'list' | 'report'; path: string; quick?: boolean }> = [
   {
     name: 'sales list (a city, page 1)',
     kind: 'list',
     path: `/transactions/sales?city_id=${city!.id}&page=1&limit=15`,
+    quick: true,
   },
   { name: 'funders list (search)', kind: 'list', path: `/masters/funders?search=Traders&page=1&limit=15` },
   {
     name: 'ledger of the busiest collector (a month)',
     kind: 'report',
     path: `/reports/ledger/Collector/${busyCollector}?${month}`,
+    quick: true,
   },
-  { name: 'balances', kind: 'report', path: `/reports/balances?page=1&limit=15` },
+  { name: 'balances', kind: 'report', path: `/reports/balances?page=1&limit=15`, quick: true },
   {
     name: 'day-wise (a city, a month)',
     kind: 'report',
     path: `/reports/daywise-report?${month}&city_id=${city!.id}`,
+    quick: true,
+  },
+  {
+    name: 'cashbook of the busiest collector (a month)',
+    kind: 'report',
+    path: `/reports/cashbook-report?${month}&city_id=${collectorCity!.city_id}&entity_type=Collector&entity_id=${busyCollector}`,
+    quick: true,
   },
   { name: 'dashboard summary', kind: 'report', path: `/reports/dashboard-summary` },
 ];
+const endpoints = QUICK ? allEndpoints.filter((e) => e.quick) : allEndpoints;
 
 const headers = { authorization: `Bearer ${t.adminToken}` };
 const only = process.env.ONLY?.split(',');
 const latencies: string[] = [];
+const measured: Record<string, Record<string, { perSecond: number; p99: number }>> = {};
 for (const endpoint of endpoints) {
   if (only && !only.some((o) => endpoint.name.startsWith(o))) continue;
-  const first = await fetch(`${base}${endpoint.path}`, { headers });
-  if (first.status !== 200) throw new Error(`${endpoint.path}: ${first.status} ${await first.text()}`);
-  await first.arrayBuffer();
-  // autocannon keeps CONNECTIONS requests in flight over keep-alive connections and records
-  // each latency in an HdrHistogram; it costs far less CPU per request than a loop of fetch
-  // calls, which matters when the client shares the 2 cores with the service and Postgres.
-  const cpu0 = { query: processCpu(query.pid!), machine: machineCpu(), client: process.cpuUsage() };
-  const result = await autocannon({
-    url: `${base}${endpoint.path}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers,
-  });
-  const queryCpu = processCpu(query.pid!) - cpu0.query;
-  const machine = machineCpu() - cpu0.machine;
-  const client = process.cpuUsage(cpu0.client);
-  const clientCpu = (client.user + client.system) / 1e6;
-  const perRequest = (seconds: number) => ((seconds * 1000) / result.requests.total).toFixed(2);
-  log(
-    `${endpoint.name}: CPU per request ${perRequest(queryCpu)} ms in the query service, ${perRequest(clientCpu)} ms in the client, ${perRequest(machine - queryCpu - clientCpu)} ms elsewhere (Postgres)`,
-  );
-  const failures = result.errors + result.timeouts + result.non2xx;
-  if (failures > 0) throw new Error(`${endpoint.path}: ${failures} failed requests`);
-  const goal = endpoint.kind === 'list' ? 50 : 150;
-  const { p50, p90, p99 } = result.latency;
-  const line = `| ${endpoint.name} | ${result.requests.total} | ${result.requests.average.toFixed(0)} | ${p50} | ${p90} | ${p99} | ${goal} | ${p99 <= goal ? 'yes' : 'no'} |`;
-  latencies.push(line);
-  log(line);
+  // With a baseline, the two services take turns, in the other order on every other endpoint.
+  const turn = endpoints.indexOf(endpoint) % 2 === 0 ? services : [...services].reverse();
+  for (const service of turn) {
+    const { base, child: query } = service;
+    const first = await fetch(`${base}${endpoint.path}`, { headers });
+    if (first.status !== 200) throw new Error(`${endpoint.path}: ${first.status} ${await first.text()}`);
+    await first.arrayBuffer();
+    // autocannon keeps CONNECTIONS requests in flight over keep-alive connections and records
+    // each latency in an HdrHistogram; it costs far less CPU per request than a loop of fetch
+    // calls, which matters when the client shares the 2 cores with the service and Postgres.
+    const cpu0 = { query: processCpu(query.pid!), machine: machineCpu(), client: process.cpuUsage() };
+    const result = await autocannon({
+      url: `${base}${endpoint.path}`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      headers,
+    });
+    const queryCpu = processCpu(query.pid!) - cpu0.query;
+    const machine = machineCpu() - cpu0.machine;
+    const client = process.cpuUsage(cpu0.client);
+    const clientCpu = (client.user + client.system) / 1e6;
+    const perRequest = (seconds: number) => ((seconds * 1000) / result.requests.total).toFixed(2);
+    log(
+      `${endpoint.name} [${service.label}]: CPU per request ${perRequest(queryCpu)} ms in the query service, ${perRequest(clientCpu)} ms in the client, ${perRequest(machine - queryCpu - clientCpu)} ms elsewhere (Postgres)`,
+    );
+    const failures = result.errors + result.timeouts + result.non2xx;
+    if (failures > 0) throw new Error(`${endpoint.path}: ${failures} failed requests`);
+    const goal = endpoint.kind === 'list' ? 50 : 150;
+    const { p50, p90, p99 } = result.latency;
+    const byEndpoint = measured[service.label] ?? {};
+    byEndpoint[endpoint.name] = { perSecond: result.requests.average, p99 };
+    measured[service.label] = byEndpoint;
+    const line = `| ${endpoint.name}${services.length > 1 ? ` [${service.label}]` : ''} | ${result.requests.total} | ${result.requests.average.toFixed(0)} | ${p50} | ${p90} | ${p99} | ${goal} | ${p99 <= goal ? 'yes' : 'no'} |`;
+    latencies.push(line);
+    log(line);
+  }
 }
-query.kill('SIGTERM');
-await once(query, 'exit');
+for (const service of services) {
+  service.child.kill('SIGTERM');
+  await once(service.child, 'exit');
+}
 await t.close();
 
 const cpu = os.cpus()[0]?.model ?? 'unknown';
@@ -289,7 +331,12 @@ console.log(`Read side on the ${SCALE} seed, Postgres 15; ${new Date().toISOStri
 console.log(
   `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
 );
-console.log(`Log: ${events} events.`);
+console.log(
+  `Log: ${events} events. Load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}.`,
+);
 if (results.seed) console.log(`Seed: ${results.seed}.`);
 if (results.rebuild) console.log(`Rebuild: ${results.rebuild}.`);
 if (results.rebuildCpu) console.log(`${results.rebuildCpu}.`);
@@ -298,3 +345,34 @@ console.log(`Latency at ${CONNECTIONS} connections, ${DURATION} s each (ms):\n`)
 console.log('| endpoint | requests | per s | p50 | p90 | p99 | goal p99 | met |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const line of latencies) console.log(line);
+
+const mine = measured['this checkout'] ?? {};
+const ratios = (title: string, other: Record<string, { perSecond: number; p99: number }> | undefined) => {
+  if (!other) return;
+  console.log(`\n${title}\n`);
+  console.log('| endpoint | req/s ratio | p99 ratio (lower is better) |');
+  console.log('|---|---:|---:|');
+  for (const [name, m] of Object.entries(mine)) {
+    const o = other[name];
+    if (o)
+      console.log(`| ${name} | ${(m.perSecond / o.perSecond).toFixed(2)} | ${(m.p99 / o.p99).toFixed(2)} |`);
+  }
+};
+if (BASELINE)
+  ratios('This checkout against the baseline, same data, same run:', measured[services[1]!.label]);
+if (QUICK) {
+  if (existsSync(REFERENCE)) {
+    const reference = JSON.parse(readFileSync(REFERENCE, 'utf8')) as {
+      date: string;
+      endpoints: Record<string, { perSecond: number; p99: number }>;
+    };
+    ratios(`This run against the stored reference of ${reference.date} (${REFERENCE}):`, reference.endpoints);
+  }
+  if (process.env.SAVE_REFERENCE === '1') {
+    writeFileSync(
+      REFERENCE,
+      `${JSON.stringify({ date: new Date().toISOString(), machine: cpu, loadavg: os.loadavg(), endpoints: mine }, null, 2)}\n`,
+    );
+    console.log(`\nSaved as the reference: ${REFERENCE}`);
+  }
+}

@@ -186,6 +186,22 @@ const lineIdentity = {
 };
 const partyKind = z.enum(['Funder', 'Agent', 'Collector', 'Godown']);
 
+/**
+ * How a ledger or cashbook line stands to its record's corrections: `superseded` (undone by a
+ * later edit or delete), `reversal` (the undoing line), `amended` (an edit's new line); null for
+ * a line no edit or delete touched. Without `corrections=true` superseded lines and their
+ * reversals are left out wherever they cancel within the report's dates.
+ */
+export const lineCorrection = z
+  .object({
+    state: z.enum(['superseded', 'reversal', 'amended']),
+    action: z.enum(['edited', 'deleted']),
+    at: moment.describe('When the edit or delete was recorded (ISO, UTC)'),
+    by: z.string().nullable().describe('The name of the user who made it, when known'),
+  })
+  .nullable();
+export type LineCorrection = z.output<typeof lineCorrection>;
+
 /** A ledger line: a debit or a credit and the running balance on the party's normal side. */
 export const ledgerLine = z.object({
   date: dayText,
@@ -194,12 +210,21 @@ export const ledgerLine = z.object({
   debit: z.string(),
   credit: z.string(),
   balance: z.string(),
+  correction: lineCorrection,
   ...lineIdentity,
 });
 export type LedgerLine = z.output<typeof ledgerLine>;
 
 export const ledgerReport = z.object({
-  entity: z.object({ id: z.string(), name: z.string(), type: partyKind, city_id: z.string().nullable() }),
+  entity: z.object({
+    id: z.string(),
+    name: z.string(),
+    type: partyKind,
+    city_id: z.string().nullable(),
+    currency: z
+      .string()
+      .describe("The account's currency: its city's, INR for a godown; every amount is in it"),
+  }),
   openingBalance: z.string(),
   closingBalance: z.string(),
   totalDebit: z.string(),
@@ -214,6 +239,8 @@ export const cashbookRow = z.object({
   particulars: z.string(),
   cash_in: z.string(),
   cash_out: z.string(),
+  currency: z.string().describe("The cash account's currency: its collector's city's, INR for a godown"),
+  correction: lineCorrection,
   ...lineIdentity,
 });
 export type CashbookRow = z.output<typeof cashbookRow>;

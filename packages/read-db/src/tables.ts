@@ -136,6 +136,22 @@ export interface JournalTable {
   amount: Numeric;
   inr: Numeric;
   quantity: ColumnType<string | null, string | null, string | null>;
+  /**
+   * Set on an edit's or a delete's reversal lines and on the lines they undo: when it became
+   * known, and by which event (its position). Per account, the lines one event superseded sum
+   * to zero.
+   */
+  superseded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  superseded_by: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+}
+
+/** Per event that posts: the fields of its record a ledger's Particulars are made of. */
+export interface JournalWordsTable {
+  position: Int8;
+  record_id: string;
+  event_type: string;
+  user_id: string | null;
+  detail: ColumnType<Record<string, unknown>, string, string>;
 }
 
 type Day = ColumnType<string, string, string>;
@@ -238,6 +254,7 @@ export interface Database {
   parties: PartiesTable;
   users: UsersTable;
   journal: JournalTable;
+  journal_words: JournalWordsTable;
   purchases: PurchasesTable;
   sales: SalesTable;
   cash_records: CashRecordsTable;

@@ -27,9 +27,13 @@ export interface SeedOptions {
  * events, and hundreds of parties in 36 cities of three currencies.
  * unit: one unit of large (its first, the same activity): about 84,000 events, so the busiest
  * collector's ledger is as long as in large (about 6,000 lines) for a fraction of the seeding.
+ * quick: five units of large's daily activity over six months, written side by side: about
+ * 100,000 events seeded in minutes, and the busiest collector's month as long as in large
+ * (`npm run bench:reads:quick`).
  */
 export const SCALES = {
   small: { days: 120, units: 1, intensity: 1 },
+  quick: { days: 180, units: 5, intensity: 16 },
   unit: { days: 730, units: 1, intensity: 16 },
   large: { days: 730, units: 12, intensity: 16 },
 } as const;

@@ -30,6 +30,11 @@ export interface DescribedLine {
   key: string;
   event_type: string;
   record_id: string;
+  /**
+   * Its record's words as the journal keeps them (journal_words): given, the activity log is
+   * not read for this line. Lines projected before the journal kept words have none.
+   */
+  detail?: Rec | string | null;
 }
 
 /** Whose ledger or cashbook it is (a party's id): the other side of a line is named. */
@@ -85,6 +90,25 @@ export async function describeLines(
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (lines.length === 0) return out;
+  const found = new Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>();
+  for (const line of lines) {
+    if (line.detail === undefined || line.detail === null) continue;
+    // JSON as its column holds it (a driver may hand jsonb over as text); a return's words
+    // carry its record's product already.
+    const data: Rec = typeof line.detail === 'string' ? JSON.parse(line.detail) : line.detail;
+    found.set(line.key, { line, data, ...(RETURNS.has(line.event_type) ? { parent: data } : {}) });
+  }
+  const older = lines.filter((l) => !found.has(l.key));
+  if (older.length > 0) await describeFromActivityLog(deps, older, found);
+  return name(deps, found, viewer, out);
+}
+
+/** Lines projected before the journal kept its words: their records from the activity log. */
+async function describeFromActivityLog(
+  deps: QueryDeps,
+  lines: DescribedLine[],
+  found: Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>,
+): Promise<void> {
   const ids = [...new Set(lines.map((l) => l.record_id))];
   const returnOf = [...new Set(lines.filter((l) => RETURNS.has(l.event_type)).map((l) => l.record_id))];
   const entries: Array<{ position: string; record_id: string; data: Rec | null; parent: string | null }> = [];
@@ -124,7 +148,6 @@ export async function describeLines(
       byRecord.set(e.record_id, list);
     }
   }
-  const found = new Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>();
   for (const line of lines) {
     const position = line.key.split('.')[0]!;
     const data = atPosition.get(`${position}:${line.record_id}`);
@@ -138,7 +161,15 @@ export async function describeLines(
     }
     found.set(line.key, { line, data, ...(parent ? { parent } : {}) });
   }
+}
 
+/** The lines' words with today's names of the parties and products they name: two queries. */
+async function name(
+  deps: QueryDeps,
+  found: Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>,
+  viewer: Viewer,
+  out: Map<string, string>,
+): Promise<Map<string, string>> {
   const partyIds = new Set<string>();
   const productIds = new Set<string>();
   for (const { data, parent } of found.values()) {
@@ -169,10 +200,10 @@ export async function describeLines(
     for (const r of rows) products.set(r.id, r.name);
   }
 
-  const name = (id: unknown) => (str(id) ? (parties.get(id as string)?.name ?? 'unknown') : 'unknown');
+  const nameOf = (id: unknown) => (str(id) ? (parties.get(id as string)?.name ?? 'unknown') : 'unknown');
   for (const [key, { line, data, parent }] of found) {
     const text = describe(line.event_type, data, parent, viewer, {
-      name,
+      name: nameOf,
       currency: (id) => (str(id) ? (parties.get(id as string)?.currency ?? null) : null),
       product: (id) => (str(id) ? (products.get(id as string) ?? 'unknown product') : 'unknown product'),
     });

@@ -11,6 +11,13 @@ export const day = (label: string) =>
     .optional()
     .transform((v) => v || undefined);
 
+/** A yes/no query parameter: `true` or `false` (or empty, unset); anything else is a 400. */
+export const flag = (label: string) =>
+  z
+    .enum(['true', 'false', ''], { error: `${label} must be true or false` })
+    .optional()
+    .transform((v) => (v === 'true' ? true : v === 'false' ? false : undefined));
+
 /** A search text used in LIKE, with its wildcards taken literally. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -7,7 +7,7 @@ import { CASH_READS, cashQuery, readPayments, readSalaryReport } from './cash.re
 import { daywiseRows } from './daywise.ts';
 import type { QueryDeps } from './deps.ts';
 import { listParties } from './parties.repository.ts';
-import { day, moment, queryText } from './query-params.ts';
+import { day, flag, moment, queryText } from './query-params.ts';
 import { listQuery, readAfterClientPosition, readAtPosition } from './reads.ts';
 import { readCashbook, readLedger, readStock, upTo } from './reports.repository.ts';
 
@@ -62,11 +62,15 @@ const reader = <Q extends z.ZodType, T>(
 /** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
 const knownAt = moment('knownAt');
 
+/** Every line of every edit and delete (the correction trail), or each record once as it stands. */
+const corrections = flag('corrections');
+
 export const ledgerQuery = z.object({
   startDate: day('startDate'),
   endDate: day('endDate'),
   asOf: day('asOf'),
   knownAt,
+  corrections,
 });
 
 /** `:type/:id` of a ledger: a type that keeps no ledger, or an id that is no id, is a 404. */
@@ -155,6 +159,7 @@ export const cashbook = reader(
     city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
     asOf: day('asOf'),
     knownAt,
+    corrections,
   }),
   () => ['masters', 'journal', 'activity_log'],
   readCashbook,

@@ -10,7 +10,7 @@ import {
 import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
-import { identityColumns, lineIdentity } from './journal-lines.ts';
+import { lineIdentity, readAccountLines, withCorrection, wordsToDescribe } from './journal-lines.ts';
 import { describeLines, PARTICULARS } from './particulars.ts';
 
 /**
@@ -54,14 +54,23 @@ const money = (units: bigint) => toFixedString({ units, scale: AMOUNT_SCALE });
 export async function readLedger(
   deps: QueryDeps,
   params: { type: string; id: string; entity: Entity },
-  q: { startDate?: string | undefined; endDate?: string | undefined } & At,
+  q: { startDate?: string | undefined; endDate?: string | undefined; corrections?: boolean | undefined } & At,
 ): Promise<LedgerReport> {
   const { id, entity } = params;
   const party = await deps.readDb
-    .selectFrom('parties')
-    .select(['id', 'name', 'kind', 'city_id', sql<string>`opening_balance::text`.as('opening_balance')])
-    .where('id', '=', id)
-    .where('kind', '=', params.type as 'Funder')
+    .selectFrom('parties as p')
+    .leftJoin('cities as c', 'c.id', 'p.city_id')
+    .select([
+      'p.id',
+      'p.name',
+      'p.kind',
+      'p.city_id',
+      sql<string>`p.opening_balance::text`.as('opening_balance'),
+      // A funder's, agent's or collector's account is in its city's currency; a godown's in INR.
+      sql<string>`coalesce(c.currency_name, 'INR')`.as('currency'),
+    ])
+    .where('p.id', '=', id)
+    .where('p.kind', '=', params.type as 'Funder')
     .executeTakeFirst();
   if (!party) throw new HttpError(404, `${params.type} not found.`);
   const account = `${entity.prefix}:${id}`;
@@ -88,18 +97,11 @@ export async function readLedger(
           .where('account', '=', account)
           .where('business_date', '<', q.startDate)
           .executeTakeFirstOrThrow();
-  let lines = deps.readDb
-    .selectFrom('journal')
-    .select([
-      ...identityColumns,
-      sql<string>`business_date::text`.as('date'),
-      sql<string>`amount::text`.as('amount'),
-    ])
-    .where('account', '=', account);
-  if (q.startDate) lines = lines.where('business_date', '>=', q.startDate);
-  if (endDate) lines = lines.where('business_date', '<=', endDate);
-  if (recordedBy) lines = lines.where('recorded_at', '<=', new Date(recordedBy));
-  const rows = await lines.orderBy('business_date').orderBy('position').orderBy('line').execute();
+  const corrections = q.corrections === true;
+  const rows = await wordsToDescribe(
+    deps.readDb,
+    await readAccountLines(deps.readDb, account, { ...q, endDate }, corrections),
+  );
   const particulars = await describeLines(deps, rows, { id });
   const sign = BigInt(entity.sign);
   const opening = cents(party.opening_balance) + sign * cents(before.sum);
@@ -113,16 +115,27 @@ export async function readLedger(
     running += sign * amount;
     return {
       date: r.date,
-      particulars: particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
+      particulars: withCorrection(
+        particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
+        r.correction,
+        corrections,
+      ),
       type: amount >= 0n ? 'Debit' : 'Credit',
       debit: amount >= 0n ? money(amount) : '0.00',
       credit: amount < 0n ? money(-amount) : '0.00',
       balance: money(running),
+      correction: r.correction,
       ...lineIdentity(r),
     };
   });
   return {
-    entity: { id: party.id, name: party.name, type: party.kind, city_id: party.city_id },
+    entity: {
+      id: party.id,
+      name: party.name,
+      type: party.kind,
+      city_id: party.city_id,
+      currency: party.currency,
+    },
     openingBalance: money(opening),
     closingBalance: money(running),
     totalDebit: money(debit),
@@ -255,32 +268,34 @@ export async function readCashbook(
     entity_id: string;
     startDate?: string | undefined;
     endDate?: string | undefined;
+    corrections?: boolean | undefined;
   } & At,
 ): Promise<CashbookRow[]> {
   const endDate = upTo(q.endDate, q.asOf);
-  let rows = deps.readDb
-    .selectFrom('journal')
-    .select([
-      ...identityColumns,
-      sql<string>`business_date::text`.as('date'),
-      sql<string>`amount::text`.as('amount'),
-    ])
-    .where('account', '=', `${q.entity_type.toLowerCase()}:${q.entity_id}`)
-    .orderBy('business_date')
-    .orderBy('position')
-    .orderBy('line');
-  if (q.startDate) rows = rows.where('business_date', '>=', q.startDate);
-  if (endDate) rows = rows.where('business_date', '<=', endDate);
-  if (q.knownAt) rows = rows.where('recorded_at', '<=', new Date(q.knownAt));
-  const lines = await rows.execute();
+  const corrections = q.corrections === true;
+  const lines = await wordsToDescribe(
+    deps.readDb,
+    await readAccountLines(
+      deps.readDb,
+      `${q.entity_type.toLowerCase()}:${q.entity_id}`,
+      { ...q, endDate },
+      corrections,
+    ),
+  );
   const particulars = await describeLines(deps, lines, { id: q.entity_id });
   return lines.map((r) => {
     const c = cents(r.amount);
     return {
       date: r.date,
-      particulars: particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
+      particulars: withCorrection(
+        particulars.get(r.key) ?? PARTICULARS[r.event_type] ?? r.event_type,
+        r.correction,
+        corrections,
+      ),
       cash_in: c > 0n ? money(c) : '0.00',
       cash_out: c < 0n ? money(-c) : '0.00',
+      currency: r.currency,
+      correction: r.correction,
       ...lineIdentity(r),
     };
   });

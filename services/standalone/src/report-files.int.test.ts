@@ -71,9 +71,12 @@ describe('report files and WhatsApp through the API', () => {
     expect(text).toContain('Ledger: ભાવેશ Shah (Funder)');
     // Which books, in words; the position small at the foot and in the PDF's metadata (issue #18).
     expect(text).toMatch(/Books as recorded at \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC/);
-    expect(text).toContain(`Read at log position ${position}`);
-    expect(text).not.toContain('read at position');
-    expect(pdfInfo(file).Keywords).toBe(`bahi-read-position=${position}`);
+    // Issue #25: a verification code worded for people; the position stays in the metadata.
+    expect(text).toMatch(/Verification code [0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}/);
+    expect(text).not.toMatch(/log position|read at position/i);
+    expect(pdfInfo(file).Keywords).toMatch(
+      new RegExp(`^bahi-read-position=${position} bahi-verification=[0-9a-f]{64}$`),
+    );
     expect(screen.totalCredit).toBe('1301.30');
     expect(text).toMatch(/Total\s+0\.00\s+1,301\.30\s+2,301\.30/);
     // The file's Particulars are the screen's, word for word (issue #18).

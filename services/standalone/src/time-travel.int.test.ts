@@ -491,11 +491,30 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
       'Sale: 5.0000 Cumin to Arif',
       'Sale: 30.0000 Cumin to Arif',
     ]);
+    // Each record once, as it stands (issue #25): the edited rent on its new date, the deleted
+    // income not at all.
     expect(kabir.map((l) => l.particulars)).toEqual([
       'Purchase: 20.0000 Cumin from Farah',
       'Transfer to Mohan',
+      'Payment to Farah (PKR)',
+      'Expense: Repairs',
+      'Salary: Kabir, November 2026',
+      'Payment to Farah (PKR)',
+      'Transfer to Mohan',
       'Income: Interest',
-      'Income: Interest (deleted)',
+      'Salary: Kabir, November 2026',
+      'Purchase: 100.0000 Cumin from Farah',
+      'Expense: Rent deposit',
+      'Expense: Rent (edited)',
+    ]);
+    // The trail on request: the delete's and the edit's lines too, each saying what it is.
+    const trail = (await get(`/reports/ledger/Collector/${ids.kabir}?corrections=true`))
+      .transactions as Body[];
+    expect(trail.map((l) => l.particulars.replace(/ - .*$/, ''))).toEqual([
+      'Purchase: 20.0000 Cumin from Farah',
+      'Transfer to Mohan',
+      'Income: Interest',
+      'Reversal of Income: Interest',
       'Payment to Farah (PKR)',
       'Expense: Repairs',
       'Salary: Kabir, November 2026',
@@ -506,9 +525,10 @@ describe.each(TEST_STORAGES)('time travel: a read at T equals knownAt=T [%s]', (
       'Purchase: 100.0000 Cumin from Farah',
       'Expense: Rent',
       'Expense: Rent deposit',
-      'Expense: Rent (edited)',
-      'Expense: Rent (edited)',
+      'Reversal of Expense: Rent',
+      'Expense: Rent',
     ]);
+    expect(new Set(trail.map((l) => l.key)).size).toBe(trail.length);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ReportName, ReportSource } from '@bahi/report-jobs';
 import { isDecimal, subtractDecimals, sumDecimals } from './decimal.ts';
 
@@ -77,8 +78,35 @@ export function booksLine(doc: Pick<ReportDocument, 'asOf' | 'knownAt'>, generat
   return doc.asOf ? `Books as of ${dayInWords(doc.asOf)}, ${recorded}` : `Books ${recorded}`;
 }
 
-/** The line an auditor quotes: where in the event log the report was read. */
-export const positionLine = (position: string) => `Read at log position ${position}`;
+/**
+ * The code an auditor quotes (issue #25: "log position" is no word a clerk knows): a digest of
+ * what the file shows - the report, its filters and books line, every figure - and the position
+ * in the event log it was read at. The same report of the same books, downloaded again, has the
+ * same code; any changed figure, another position, or an altered file does not. The full digest
+ * and the position go in the file's properties (`verificationKeywords`).
+ */
+export function verificationDigest(doc: ReportDocument, position: string): string {
+  const { report, title, filters, asOf, knownAt, summary, columns, rows, totals } = doc;
+  return createHash('sha256')
+    .update(
+      JSON.stringify({ report, title, filters, asOf, knownAt, summary, columns, rows, totals, position }),
+    )
+    .digest('hex');
+}
+
+/** The digest as people read it: the first twelve of its hex digits in groups of four. */
+export const verificationCode = (digest: string) =>
+  digest
+    .slice(0, 12)
+    .toUpperCase()
+    .replace(/(.{4})(?=.)/g, '$1-');
+
+/** The footer line: what the code is, in words. */
+export const verificationLine = (digest: string) => `Verification code ${verificationCode(digest)}`;
+
+/** Where a program finds the read position and the full digest (PDF Keywords, XLSX keywords). */
+export const verificationKeywords = (digest: string, position: string) =>
+  `bahi-read-position=${position} bahi-verification=${digest}`;
 
 /** A name as part of a file name: letters (with their vowel signs) and digits, the rest one '_'. */
 const slug = (name: string) =>
@@ -187,6 +215,8 @@ export function toDocument(source: ReportSource): ReportDocument {
         balance: text(t.balance),
       }));
       const name = String(entity.name ?? p.id);
+      // Every amount is in the account's currency: the party's city's, INR for a godown.
+      const cur = text(entity.currency) ?? 'unknown currency';
       const range =
         p.startDate || p.endDate ? `_${day(p.startDate) ?? 'start'}_to_${day(p.endDate) ?? 'today'}` : '';
       return {
@@ -196,18 +226,18 @@ export function toDocument(source: ReportSource): ReportDocument {
         filters: dateFilters(p),
         ...when(p),
         summary: [
-          { label: 'Opening Balance', value: String(d.openingBalance) },
-          { label: 'Total Debit', value: String(d.totalDebit) },
-          { label: 'Total Credit', value: String(d.totalCredit) },
-          { label: 'Closing Balance', value: String(d.closingBalance) },
+          { label: `Opening Balance (${cur})`, value: String(d.openingBalance) },
+          { label: `Total Debit (${cur})`, value: String(d.totalDebit) },
+          { label: `Total Credit (${cur})`, value: String(d.totalCredit) },
+          { label: `Closing Balance (${cur})`, value: String(d.closingBalance) },
         ],
         columns: [
           { key: 'date', header: 'Date', kind: 'date', width: 62 },
           { key: 'particulars', header: 'Particulars', kind: 'text', width: 150 },
           { key: 'type', header: 'Type', kind: 'text', width: 42 },
-          { key: 'debit', header: 'Debit', kind: 'money', width: 78, dashZero: true },
-          { key: 'credit', header: 'Credit', kind: 'money', width: 78, dashZero: true },
-          { key: 'balance', header: 'Balance', kind: 'money', width: 82 },
+          { key: 'debit', header: `Debit (${cur})`, kind: 'money', width: 78, dashZero: true },
+          { key: 'credit', header: `Credit (${cur})`, kind: 'money', width: 78, dashZero: true },
+          { key: 'balance', header: `Balance (${cur})`, kind: 'money', width: 82 },
         ],
         rows,
         totals: [
@@ -256,6 +286,9 @@ export function toDocument(source: ReportSource): ReportDocument {
       };
     }
     case 'cashbook-report': {
+      // One cash account: its lines are all in its currency (the collector's city's, or INR).
+      const cur = text(list(source.data)[0]?.currency) ?? (p.entity_type === 'Godown' ? 'INR' : null);
+      const inCur = (header: string) => (cur ? `${header} (${cur})` : header);
       const rows = list(source.data).map((r) => ({
         date: text(r.date),
         particulars: text(r.particulars),
@@ -276,8 +309,8 @@ export function toDocument(source: ReportSource): ReportDocument {
         columns: [
           { key: 'date', header: 'Date', kind: 'date', width: 70 },
           { key: 'particulars', header: 'Particulars', kind: 'text', width: 220 },
-          { key: 'cash_in', header: 'Cash In', kind: 'money', width: 100, dashZero: true },
-          { key: 'cash_out', header: 'Cash Out', kind: 'money', width: 100, dashZero: true },
+          { key: 'cash_in', header: inCur('Cash In'), kind: 'money', width: 100, dashZero: true },
+          { key: 'cash_out', header: inCur('Cash Out'), kind: 'money', width: 100, dashZero: true },
         ],
         rows,
         totals: netTotals(rows, 'cash_in', 'cash_out'),

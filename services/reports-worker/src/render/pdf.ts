@@ -6,9 +6,11 @@ import {
   type Column,
   dayInWords,
   momentInWords,
-  positionLine,
   type ReportDocument,
   type Row,
+  verificationDigest,
+  verificationKeywords,
+  verificationLine,
 } from './document.ts';
 import { DEFAULT_FAMILY, type FontSet, type FontStyle, loadFonts, type Run } from './fonts.ts';
 import { fixPlaceholderWidth, shapeFiguresByCharacter, skipNullAnchors } from './shaping.ts';
@@ -295,7 +297,7 @@ interface Cell {
 /**
  * The report as a PDF: business name, title, filters, the books line (as of, as recorded at)
  * and generated-at on the first page; the business name, title and page numbers on every page,
- * and at every page's foot the books line and, small and grey, the read position; the header
+ * and at every page's foot the books line and, small and grey, the verification code; the header
  * repeated on every page; totals in bold; amounts right-aligned at 2 decimals. Drawn with
  * pdfkit (pdfmake's own engine) at fixed positions: docs/decisions.md says why not pdfmake.
  */
@@ -305,6 +307,7 @@ export async function renderPdf(
   options: RenderOptions = {},
 ): Promise<Buffer> {
   const fonts = fontsOnce();
+  const digest = verificationDigest(doc, meta.position);
   const tableWidth = doc.columns.reduce((w, c) => w + c.width, 0);
   const orientation =
     tableWidth > PAGE.portrait[0] - MARGIN.left - MARGIN.right - 20 ? 'landscape' : 'portrait';
@@ -317,13 +320,14 @@ export async function renderPdf(
     margins: MARGIN,
     bufferPages: true,
     font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal),
-    // The read position goes in the Info dictionary too, where a program finds it (pdfinfo).
+    // The read position and the whole digest go in the Info dictionary, where a program finds
+    // them (pdfinfo); the page shows the verification code.
     info: {
       Title: doc.title,
       Author: meta.businessName,
       Creator: 'Bahi',
-      Subject: `${booksLine(doc, meta.generatedAt)}. ${positionLine(meta.position)}`,
-      Keywords: `bahi-read-position=${meta.position}`,
+      Subject: `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest)}`,
+      Keywords: verificationKeywords(digest, meta.position),
     },
   });
   const chunks: Buffer[] = [];
@@ -477,7 +481,7 @@ export async function renderPdf(
     const used = t.draw(t.wrap(books, foot, usable - 80).slice(0, 1), foot, MARGIN.left, footY, usable - 80);
     // Small and grey: for an auditor to quote, not for staff to read.
     t.draw(
-      t.wrap(positionLine(meta.position), small, usable - 80),
+      t.wrap(verificationLine(digest), small, usable - 80),
       small,
       MARGIN.left,
       footY + used,

@@ -2,7 +2,7 @@
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { pdfFonts, pdfInfo, pdfPages, pdfText, readWorkbook, readXlsx } from '../testing/readers.ts';
-import { toDocument } from './document.ts';
+import { toDocument, verificationCode, verificationDigest } from './document.ts';
 import { DEFAULT_FAMILY, loadFonts } from './fonts.ts';
 import { renderPdf } from './pdf.ts';
 import { composed, FIGURES, figuresComposable, type PdfkitFont } from './shaping.ts';
@@ -25,7 +25,7 @@ function ledger(n: number) {
     report: 'ledger',
     params: { type: 'Funder', id: 'f1', startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-01-31' },
     data: {
-      entity: { name: 'सुरेश Patel' },
+      entity: { name: 'सुरेश Patel', currency: 'AED' },
       openingBalance: '500.00',
       totalDebit: '1234567.89',
       totalCredit: '-0.01',
@@ -52,7 +52,7 @@ describe('PDF files, read back with poppler', () => {
     // The table header is repeated on every page.
     for (let page = 1; page <= pages; page++) {
       expect(pdfText(pdf, { first: page, last: page })).toMatch(
-        /Date\s+Particulars\s+Type\s+Debit\s+Credit\s+Balance/,
+        /Date\s+Particulars\s+Type\s+Debit \(AED\)\s+Credit \(AED\)\s+Balance \(AED\)/,
       );
     }
   });
@@ -246,31 +246,62 @@ async function sheetCells(xlsx: Buffer) {
 }
 
 describe('issue #18: which books a file shows, in words, and where it was read', () => {
-  it('prints the as-of date and the recording moment on every page, and the position small at the foot and in the metadata', async () => {
+  it('prints the as-of date and the recording moment on every page, and a verification code small at the foot; the position and digest in the metadata', async () => {
     const doc = ledger(200);
     doc.asOf = '2026-11-24';
     doc.knownAt = '2026-11-24T10:15:02.000Z';
+    const digest = verificationDigest(doc, '960');
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    const code = `Verification code ${verificationCode(digest)}`;
+    expect(code).toMatch(/^Verification code [0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}$/);
     const pdf = await renderPdf(doc, { ...meta, position: '960' });
     const pages = pdfPages(pdf);
     expect(pages).toBeGreaterThan(2);
     for (let page = 1; page <= pages; page++) {
       const text = pdfText(pdf, { first: page, last: page });
       expect(text).toContain('Books as of 24 Nov 2026, as recorded at 24 Nov 2026, 10:15:02 UTC');
-      expect(text).toContain('Read at log position 960');
-      expect(text).not.toMatch(/read at position/);
+      expect(text).toContain(code);
+      // Issue #25: no word a clerk does not know.
+      expect(text).not.toMatch(/log position|read at position/i);
     }
     const info = pdfInfo(pdf);
-    expect(info.Keywords).toBe('bahi-read-position=960');
-    expect(info.Subject).toContain('Read at log position 960');
+    expect(info.Keywords).toBe(`bahi-read-position=960 bahi-verification=${digest}`);
+    expect(info.Subject).toContain(code);
 
     const xlsx = await renderXlsx(doc, { ...meta, position: '960' });
     const { cells } = await sheetCells(xlsx);
     expect(cells).toContain('Books as of 24 Nov 2026, as recorded at 24 Nov 2026, 10:15:02 UTC');
-    expect(cells).toContain('Read at log position 960');
-    expect(cells.some((v) => typeof v === 'string' && /read at position/.test(v))).toBe(false);
+    expect(cells).toContain(code);
+    expect(cells.some((v) => typeof v === 'string' && /log position|read at position/i.test(v))).toBe(false);
     const book = await readWorkbook(xlsx);
-    expect(book.keywords).toBe('bahi-read-position=960');
-    expect(book.subject).toContain('Read at log position 960');
+    expect(book.keywords).toBe(`bahi-read-position=960 bahi-verification=${digest}`);
+    expect(book.subject).toContain(code);
+  });
+
+  it("says the account's currency with every amount of a ledger (issue #25)", async () => {
+    const doc = ledger(3);
+    const text = pdfText(await renderPdf(doc, meta));
+    for (const label of [
+      'Opening Balance (AED)',
+      'Closing Balance (AED)',
+      'Debit (AED)',
+      'Credit (AED)',
+      'Balance (AED)',
+    ])
+      expect(text).toContain(label);
+    const { cells } = await sheetCells(await renderXlsx(doc, meta));
+    for (const label of ['Closing Balance (AED)', 'Debit (AED)', 'Credit (AED)', 'Balance (AED)'])
+      expect(cells).toContain(label);
+  });
+
+  it('gives the same report of the same books the same code, and any other figure or position another', () => {
+    const doc = ledger(3);
+    const digest = verificationDigest(doc, '960');
+    expect(verificationDigest(ledger(3), '960')).toBe(digest);
+    expect(verificationDigest(doc, '961')).not.toBe(digest);
+    const changed = ledger(3);
+    changed.rows[1] = { ...changed.rows[1], debit: '1.01' };
+    expect(verificationDigest(changed, '960')).not.toBe(digest);
   });
 
   it('without as-of or as-known-at says the books as recorded at the moment the file was made', async () => {

@@ -6,9 +6,11 @@ import {
   type Column,
   dayInWords,
   momentInWords,
-  positionLine,
   type ReportDocument,
   type Row,
+  verificationDigest,
+  verificationKeywords,
+  verificationLine,
 } from './document.ts';
 import { escapeFormula } from './escape.ts';
 import type { RenderMeta } from './pdf.ts';
@@ -120,10 +122,11 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
   });
   workbook.creator = 'Bahi';
   workbook.created = new Date(meta.generatedAt);
-  // The read position where a program finds it (the workbook's document properties).
+  // The read position and the whole digest where a program finds them (the document properties).
+  const digest = verificationDigest(doc, meta.position);
   workbook.title = doc.title;
-  workbook.subject = `${booksLine(doc, meta.generatedAt)}. ${positionLine(meta.position)}`;
-  workbook.keywords = `bahi-read-position=${meta.position}`;
+  workbook.subject = `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest)}`;
+  workbook.keywords = verificationKeywords(digest, meta.position);
 
   const heading: ExcelJS.CellValue[][] = [
     [text(meta.businessName)],
@@ -183,7 +186,7 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
     row.commit();
   }
   sheet.addRow([]).commit();
-  const foot = sheet.addRow([positionLine(meta.position)]);
+  const foot = sheet.addRow([verificationLine(digest)]);
   foot.font = { size: 8, color: { argb: 'FF8A8A8A' } };
   foot.commit();
   sheet.commit();

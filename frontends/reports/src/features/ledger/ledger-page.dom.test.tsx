@@ -21,6 +21,7 @@ const line = (over: Partial<LedgerLine>): LedgerLine => ({
   debit: '0.00',
   credit: '10.00',
   balance: '90.00',
+  correction: null,
   key: '1.0',
   record: EXPENSE,
   recorded_at: '2026-11-01T10:00:00.000Z',
@@ -29,7 +30,7 @@ const line = (over: Partial<LedgerLine>): LedgerLine => ({
 
 function ledger(lines: LedgerLine[], over: Partial<Ledger> = {}): Ledger {
   return {
-    entity: { id: ID, name: 'Kabir', type: 'Collector', city_id: CITY.id },
+    entity: { id: ID, name: 'Kabir', type: 'Collector', city_id: CITY.id, currency: 'AED' },
     openingBalance: '100.00',
     closingBalance: lines.at(-1)?.balance ?? '100.00',
     totalDebit: '0.00',
