@@ -1,11 +1,13 @@
 # Bahi: one image for every distributed-mode service (command, query, projector, reports-worker)
 # and the built frontends. Pick the service with the command, e.g.
-#   docker run bahi:local npm run start:command
-# (docker-compose.yml does this for each service).
+#   docker run bahi:local node services/command/dist/main.mjs
+# (docker-compose.yml does this for each service). node is the service's own process (under the
+# image's init), so SIGTERM reaches it and it stops cleanly.
 #
 # Stages: manifests (the npm manifests alone, for layer caching), build (every dependency, dev
-# ones included, to build the frontends), and the final image: production dependencies only,
-# the sources, and frontends/<name>/dist from the build stage.
+# ones included, to build the frontends and compile the services), and the final image: the
+# services' production dependencies only (not the frontends' packages, which run in browsers
+# from the built files), the compiled services, and frontends/<name>/dist from the build stage.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -25,17 +27,25 @@ COPY --from=manifests /src/ ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx tsx frontends/build.ts --force \
- && for name in shell masters transactions reports; do test -f "frontends/$name/dist/index.html" || exit 1; done
+ && for name in shell masters transactions reports; do test -f "frontends/$name/dist/index.html" || exit 1; done \
+ && npx tsx scripts/build-services.ts
 
-# Stage 3: what runs. Services run their TypeScript with tsx, a production dependency.
+# Stage 3: what runs: compiled services (services/<name>/dist/main.mjs, the project's own code
+# bundled by esbuild) and the npm packages they load, installed for the service workspaces only.
 FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
 # No system fonts: the fonts report PDFs embed are npm dependencies of the reports worker
 # (docs/reports.md), installed below with the rest.
 COPY --from=manifests /src/ ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY . .
+RUN npm ci --omit=dev --no-audit --no-fund \
+      -w @bahi/command -w @bahi/query -w @bahi/projector -w @bahi/reports-worker -w @bahi/standalone \
+ && npm cache clean --force
+COPY --from=build /src/services/command/dist ./services/command/dist
+COPY --from=build /src/services/query/dist ./services/query/dist
+COPY --from=build /src/services/projector/dist ./services/projector/dist
+COPY --from=build /src/services/reports-worker/dist ./services/reports-worker/dist
+COPY --from=build /src/services/standalone/dist ./services/standalone/dist
 # The built frontends where the standalone app (BAHI_FRONTENDS_DIR=./frontends) and the compose
 # `frontends` step (frontends/<name>/dist, for the gateway's FRONTENDS_ROOT) look for them.
 COPY --from=build /src/frontends/shell/dist ./frontends/shell/dist
@@ -45,4 +55,4 @@ COPY --from=build /src/frontends/reports/dist ./frontends/reports/dist
 # node's own user; /app stays root-owned (read-only for the services).
 USER node
 EXPOSE 3001 3002 3003 3004
-CMD ["npm", "run", "start:query"]
+CMD ["node", "--enable-source-maps", "services/query/dist/main.mjs"]

@@ -1,7 +1,7 @@
 // Validates the root docker-compose.yml with the docker-compose binary on PATH (Debian's 1.29 here).
 // `docker-compose config` needs no Docker daemon: it only parses, interpolates and validates.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,8 +149,38 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
     expect(text).toContain('QUERY_UPSTREAM: query:3002');
     expect(text).toContain('FRONTENDS_ROOT: /srv/bahi/frontends');
     expect(text).toContain('/etc/nginx/templates/bahi.conf.template');
-    for (const script of ['start:command', 'start:query', 'start:projector', 'start:worker']) {
-      expect(text).toContain(`- ${script}`);
+    // node itself runs each compiled service (no npm in between), so SIGTERM reaches it;
+    // test/clean-shutdown.int.test.ts runs these very commands.
+    for (const service of ['command', 'query', 'projector', 'reports-worker']) {
+      expect(blocks.get(service)).toContain(`- services/${service}/dist/main.mjs`);
+      expect(blocks.get(service)).toMatch(/command:\n\s+- node\n/);
+      expect(blocks.get(service)).toContain('stop_grace_period: 15s');
+    }
+  });
+
+  it('reads the three required paths from .env, as README writes it, for every command', () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'bahi-compose-env-'));
+    try {
+      copyFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), path.join(project, 'docker-compose.yml'));
+      writeFileSync(
+        path.join(project, '.env'),
+        REQUIRED.map((name) => `${name}=${configured[name]}`).join('\n') + '\n',
+      );
+      const bare = { ...process.env };
+      for (const name of REQUIRED) delete bare[name];
+      for (const args of [['config', '--quiet'], ['ps']]) {
+        const result = spawnSync('docker-compose', args, {
+          cwd: project,
+          env: bare,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        // `ps` needs a Docker engine; without one it fails on the connection, never on a variable.
+        expect(result.stderr).not.toMatch(/BAHI_/);
+        if (args[0] === 'config') expect(result.status, result.stderr).toBe(0);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
     }
   });
 

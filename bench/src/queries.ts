@@ -18,7 +18,10 @@
  * (bench/reads-quick.reference.json; SAVE_REFERENCE=1 writes it). BASELINE=<another checkout>
  * (a worktree of the code before a change, with its own node_modules) also starts that
  * checkout's query service on the same database and measures both, endpoint by endpoint, in
- * the same run: what a change to the read side shows before it lands.
+ * the same run: what a change to the read side shows before it lands. When the change adds a
+ * read-db migration, copy it (and the migrations index) into the baseline checkout too: the older
+ * code refuses a database with a migration it does not know, and an additive one changes nothing
+ * it reads.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -79,9 +79,14 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   deps: { service: string; eventStore: EventStore; readDb: ReadDb; extraChecks?: ReadinessCheck[] },
 ): void {
-  app.get('/api/health', { schema: HEALTH_SCHEMA }, async () => ({ status: 'ok', service: deps.service }));
+  // Probes come every few seconds from compose, the gateway and orchestrators: their request
+  // lines are not logged (the route logs at warn); a failing check still logs its problem.
+  app.get('/api/health', { schema: HEALTH_SCHEMA, logLevel: 'warn' }, async () => ({
+    status: 'ok',
+    service: deps.service,
+  }));
 
-  app.get('/api/ready', { schema: READY_SCHEMA }, async (_request, reply) => {
+  app.get('/api/ready', { schema: READY_SCHEMA, logLevel: 'warn' }, async (_request, reply) => {
     const report: ReadinessReport = { status: 'ready', service: deps.service, checks: {}, projections: [] };
     let head: bigint | undefined;
     try {

@@ -14,11 +14,16 @@ export function runMain(name: string, start: () => Promise<Running>): void {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
     console.log(`${name}: ${signal} received, stopping`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      console.error(`${name}: not stopped after 10 s, exiting anyway`);
+      process.exit(1);
+    }, 10_000);
     force.unref();
     try {
       await running?.stop();
+      console.log(`${name}: stopped cleanly in ${Date.now() - started} ms`);
       process.exit(0);
     } catch (error) {
       console.error(`${name}: error while stopping`, error);

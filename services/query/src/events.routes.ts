@@ -85,6 +85,12 @@ export async function registerEventStream(
   await app.register(sse, { heartbeatInterval: 15_000 });
   const openStreams = new Map<string, number>();
   const recheckMs = deps.recheckMs ?? STREAM_RECHECK_MS;
+  // On shutdown (SIGTERM) every open stream ends first: otherwise the server waits for them and
+  // never stops cleanly. A browser's EventSource reconnects, to another copy or after the restart.
+  const closers = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of closers) close();
+  });
   app.get(
     '/api/events',
     {
@@ -141,6 +147,12 @@ export async function registerEventStream(
           void subscription.close();
         };
         reply.sse.onClose(stop);
+        const closeOnShutdown = () => {
+          stop();
+          if (reply.sse.isConnected) reply.sse.close();
+        };
+        closers.add(closeOnShutdown);
+        reply.sse.onClose(() => closers.delete(closeOnShutdown));
         // The user is read again on events and every few seconds: deactivating or deleting
         // them, or changing their password, ends a stream opened before.
         let current = user;
