@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createPostgresEventStore } from '@bahi/event-store';
 import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
+import { createPgSqlClient } from '@bahi/sql-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../scripts/build-services.ts';
 import { call, json, type Reply } from './http.ts';
@@ -103,6 +105,39 @@ describe.skipIf(!databaseUrl)('clean shutdown on SIGTERM, each service as compos
     return { code, output: proc.output() };
   };
 
+  it('every service serves its metrics at /metrics, with the figures an operator graphs', async () => {
+    const metrics = async (service: string) => {
+      const r = await call(ports[service]!, 'GET', '/metrics');
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/plain/);
+      return r.body;
+    };
+    const city = await call(ports.command!, 'POST', '/api/masters/cities', {
+      token,
+      body: { name: 'Metrics city', currency_name: 'INR', rate: '1' },
+    });
+    expect(city.status).toBe(201);
+    const file = await call(ports.query!, 'GET', '/api/reports/stock/download/pdf', { token });
+    expect(file.status).toBe(200);
+    for (const service of ['command', 'query', 'projector', 'reports-worker']) {
+      const text = await metrics(service);
+      expect(text).toContain('process_cpu_seconds_total');
+      expect(text).toMatch(/^bahi_projection_lag_events\{projection="journal"\} \d+$/m);
+      expect(text).toMatch(/^bahi_projection_running\{projection="journal"\} 1$/m);
+      expect(text).toMatch(/^bahi_rebuild_running 0$/m);
+      expect(text).toMatch(/^bahi_event_store_head_position [1-9]\d*$/m);
+    }
+    expect(await metrics('command')).toMatch(
+      /^bahi_http_request_duration_seconds_count\{method="POST",route="\/api\/masters\/cities",status_code="201"\} 1$/m,
+    );
+    expect(await metrics('command')).toMatch(/^bahi_events_appended_total\{type="CityCreated"\} 1$/m);
+    expect(await metrics('command')).toMatch(/^bahi_append_duration_seconds_count [1-9]/m);
+    expect(await metrics('query')).toMatch(/^bahi_report_queue_jobs\{state="waiting"\} \d+$/m);
+    expect(await metrics('reports-worker')).toMatch(
+      /^bahi_report_job_duration_seconds_count\{kind="render",outcome="done"\} 1$/m,
+    );
+  });
+
   it('the worker leaves the queue: exit 0, and the next download answers 503 instead of waiting for it', async () => {
     const before = await call(ports.query!, 'GET', '/api/reports/balances/download/xlsx', { token });
     expect(before.status, before.body).toBe(200);
@@ -150,6 +185,30 @@ describe.skipIf(!databaseUrl)('clean shutdown on SIGTERM, each service as compos
     expect(listed.size).toBeGreaterThanOrEqual(ids.length);
   });
 
+  it('projector exits 0; while it is stopped, the projections lag, and /metrics shows it', async () => {
+    const lag = async () => {
+      const text = (await call(ports.query!, 'GET', '/metrics')).body;
+      return Number(/^bahi_projection_lag_events\{projection="journal"\} (\d+)$/m.exec(text)?.[1]);
+    };
+    await waitFor('the projections caught up', async () => ((await lag()) === 0 ? true : undefined), 20_000);
+    const { code, output } = await stop('projector');
+    expect(output).toContain('bahi projector: stopped cleanly in');
+    expect(code).toBe(0);
+    const sql = createPgSqlClient({ connectionString: db.url, max: 1 });
+    const store = await createPostgresEventStore(sql);
+    try {
+      await store.append(
+        'metrics-probe',
+        [1, 2, 3].map((n) => ({ type: 'MetricsProbe', data: { n } })),
+        'any',
+      );
+    } finally {
+      await store.close();
+      await sql.close();
+    }
+    expect(await lag()).toBe(3);
+  });
+
   it('query ends its live streams and answers the reads in flight: exit 0, no error', async () => {
     const stream = await fetch(`http://127.0.0.1:${ports.query}/api/events`, {
       headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
@@ -171,12 +230,6 @@ describe.skipIf(!databaseUrl)('clean shutdown on SIGTERM, each service as compos
       if (!(r instanceof Error)) expect([200, 503]).toContain(r.status);
     expect(output).toContain('bahi query: stopped cleanly in');
     expect(output).not.toMatch(/destroyed|"level":50/);
-    expect(code).toBe(0);
-  });
-
-  it('projector exits 0', async () => {
-    const { code, output } = await stop('projector');
-    expect(output).toContain('bahi projector: stopped cleanly in');
     expect(code).toBe(0);
   });
 });

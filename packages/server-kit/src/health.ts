@@ -2,6 +2,7 @@ import type { EventStore } from '@bahi/event-store';
 import { type ReadDb, readCheckpoints } from '@bahi/read-db';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { registerMetrics } from './metrics.ts';
 
 export interface ReadinessCheck {
   name: string;
@@ -79,6 +80,7 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   deps: { service: string; eventStore: EventStore; readDb: ReadDb; extraChecks?: ReadinessCheck[] },
 ): void {
+  registerMetrics(app, deps);
   // Probes come every few seconds from compose, the gateway and orchestrators: their request
   // lines are not logged (the route logs at warn); a failing check still logs its problem.
   app.get('/api/health', { schema: HEALTH_SCHEMA, logLevel: 'warn' }, async () => ({

@@ -11,4 +11,5 @@ export * from './http-app.ts';
 export * from './license.ts';
 export * from './license-follow.ts';
 export * from './main-runner.ts';
+export * from './metrics.ts';
 export * from './storage.ts';

@@ -8,6 +8,7 @@ import {
   registerAuthentication,
   registerLicenseGate,
   startDistributedService,
+  watchReportQueue,
 } from '@bahi/server-kit';
 import { registerQueryRoutes } from './routes.ts';
 import { loadUserFromLog } from './users.ts';
@@ -41,6 +42,10 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
       const follow = await followLicense(storage.eventStore, license, {
         onError: (error) => app.log.warn({ err: error }, 'license follow: reading the log failed'),
       });
+      // bahi_report_queue_jobs on /metrics: the queue's counts, read when scraped.
+      const unwatchQueue = reports
+        ? watchReportQueue(() => reports.queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed'))
+        : undefined;
       return {
         checks: reports
           ? [
@@ -70,6 +75,7 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
             ],
         stop: async () => {
           follow.stop();
+          unwatchQueue?.();
           await reports?.close();
         },
       };

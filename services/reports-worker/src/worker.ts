@@ -7,6 +7,7 @@ import {
   WORKER_BEAT_MS,
   workerPresence,
 } from '@bahi/report-jobs';
+import { reportJobDuration } from '@bahi/server-kit';
 import type { Worker } from 'bullmq';
 import { bullWorker } from './bull-worker.ts';
 import { type Effects, eventStoreEffects, memoryEffects } from './effects.ts';
@@ -38,6 +39,19 @@ export interface ReportsWorkerOptions extends QueueNames {
  * (processReportJob) on an in-process queue. It renders PDF and XLSX files into the file
  * store and sends WhatsApp messages through the configured transport.
  */
+/** A job's time from start to end, by kind and outcome (bahi_report_job_duration_seconds). */
+async function timed<T>(job: { data: { kind: string } }, run: () => Promise<T>): Promise<T> {
+  const end = reportJobDuration.startTimer({ kind: job.data.kind });
+  try {
+    const result = await run();
+    end({ outcome: 'done' });
+    return result;
+  } catch (error) {
+    end({ outcome: 'failed' });
+    throw error;
+  }
+}
+
 export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker & {
   ping(): Promise<void>;
 } {
@@ -55,7 +69,7 @@ export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker
 
   if (options.inProcess) {
     const reports = options.inProcess;
-    reports.queue.start((job) => processReportJob(job, { ...base, files: reports.files }));
+    reports.queue.start((job) => timed(job, () => processReportJob(job, { ...base, files: reports.files })));
     return { async ping() {}, stop: () => reports.queue.close() };
   }
   if (!options.redisUrl) throw new Error('The reports worker needs REDIS_URL (or an in-process queue).');
@@ -65,14 +79,16 @@ export function startReportsWorker(options: ReportsWorkerOptions): ReportsWorker
   worker = bullWorker(
     reports.redis,
     (job) =>
-      processReportJob(job, {
-        ...base,
-        files: reports.files,
-        onProgress: async (stage) => {
-          // Seen by operators and by the crash test (which kills the worker mid-job).
-          await reports.redis.set(`${options.prefix ?? 'bahi'}:progress:${job.id}`, stage, 'EX', 3600);
-        },
-      }),
+      timed(job, () =>
+        processReportJob(job, {
+          ...base,
+          files: reports.files,
+          onProgress: async (stage) => {
+            // Seen by operators and by the crash test (which kills the worker mid-job).
+            await reports.redis.set(`${options.prefix ?? 'bahi'}:progress:${job.id}`, stage, 'EX', 3600);
+          },
+        }),
+      ),
     { ...options, ...(options.lockDurationMs ? { lockDurationMs: options.lockDurationMs } : {}) },
   );
   worker.on('error', () => {}); // connection trouble: BullMQ reconnects; readiness reports it
