@@ -4,6 +4,7 @@ import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
+import { adminOnlyEvent, seesEverything } from './visibility.ts';
 
 export const SESSION_COOKIE = 'bahi_session';
 
@@ -18,22 +19,6 @@ export const MAX_STREAMS_PER_USER = 5;
 export const MAX_REPLAY_POSITIONS = 10_000n;
 /** How often an open stream re-checks its user when no event arrives (it also re-checks on every event). */
 export const STREAM_RECHECK_MS = 5_000;
-
-/**
- * Events only an Admin may hear about: users (only an Admin reads users), the first Admin,
- * quarantined events and the WhatsApp outbox (Admin-only pages), and the process starting.
- */
-const ADMIN_ONLY_TYPES: ReadonlySet<string> = new Set([
-  'AdminBootstrapped',
-  'EventQuarantined',
-  'ReportSendRecorded',
-  'StandaloneStarted',
-]);
-function adminOnly(event: RecordedEvent): boolean {
-  return (
-    event.type.startsWith('User') || event.streamId.startsWith('user-') || ADMIN_ONLY_TYPES.has(event.type)
-  );
-}
 
 function sessionToken(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -51,7 +36,7 @@ function toMessage(event: RecordedEvent, user: { id: string; role: string }) {
   if (event.type === 'NotificationRead' || event.type === 'NotificationsAllRead') {
     // Who read what is nobody else's business.
     if ((event.data as { user_id?: string }).user_id !== user.id) return undefined;
-  } else if (role !== 'Admin' && adminOnly(event)) return undefined;
+  } else if (!seesEverything(role) && adminOnlyEvent(event)) return undefined;
   if (event.type === 'NotificationRaised') {
     const n = event.data as { audience: string };
     return n.audience === role
