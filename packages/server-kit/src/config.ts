@@ -72,6 +72,13 @@ export const baseEnvSchema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   BAHI_SUBSCRIPTION_POLL_MS: pollMs,
   BAHI_TRUSTED_PROXIES: trustedProxies,
+  /** Live streams (GET /api/events) this process holds open at most, all users together (503 after). */
+  BAHI_MAX_STREAMS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000')
+    .default(1000),
 });
 
 const secret = z.string().min(32, 'must be at least 32 characters (a long random string)');

@@ -1,39 +1,35 @@
-import type { RecordedEvent } from '@bahi/event-store';
+import { once } from 'node:events';
 import { type AuthUser, HttpError, sessionRefusal, type TokenService } from '@bahi/server-kit';
 import sse from '@fastify/sse';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
+import { type FeedEvent, LiveFeed, Turns } from './live-feed.ts';
+import { adminOnlyEvent, seesEverything } from './visibility.ts';
 
 export const SESSION_COOKIE = 'bahi_session';
 
 export interface StreamAuth {
   tokens: TokenService;
   loadUser(id: string): Promise<AuthUser | undefined>;
+  /** Open streams at most, all users together (BAHI_MAX_STREAMS; MAX_OPEN_STREAMS without it). */
+  maxOpenStreams?: number;
 }
 
 /** Open streams one user may hold at once; the next one answers 429. */
 export const MAX_STREAMS_PER_USER = 5;
+/** Open streams this process holds at once, all users together, unless BAHI_MAX_STREAMS says; the next one answers 503. */
+export const MAX_OPEN_STREAMS = 1000;
+/** How long a refused stream is told to wait (Retry-After, seconds). */
+export const STREAMS_RETRY_AFTER_S = 30;
 /** How far back Last-Event-ID may reach: an older one resumes this many positions before the head. */
 export const MAX_REPLAY_POSITIONS = 10_000n;
 /** How often an open stream re-checks its user when no event arrives (it also re-checks on every event). */
 export const STREAM_RECHECK_MS = 5_000;
-
-/**
- * Events only an Admin may hear about: users (only an Admin reads users), the first Admin,
- * quarantined events and the WhatsApp outbox (Admin-only pages), and the process starting.
- */
-const ADMIN_ONLY_TYPES: ReadonlySet<string> = new Set([
-  'AdminBootstrapped',
-  'EventQuarantined',
-  'ReportSendRecorded',
-  'StandaloneStarted',
-]);
-function adminOnly(event: RecordedEvent): boolean {
-  return (
-    event.type.startsWith('User') || event.streamId.startsWith('user-') || ADMIN_ONLY_TYPES.has(event.type)
-  );
-}
+/** Events one stream formats and writes in one turn (one write on its socket). */
+const CHUNK = 250;
+/** Streams formatting a chunk at once: requests are served between any two turns. */
+const TURNS = 1;
 
 function sessionToken(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -46,12 +42,12 @@ function sessionToken(request: FastifyRequest): string | undefined {
 }
 
 /** What the UI hears: a re-checked license, a notification for its role, or which kind of record changed. */
-function toMessage(event: RecordedEvent, user: { id: string; role: string }) {
+function toMessage(event: FeedEvent, user: { id: string; role: string }) {
   const role = user.role;
   if (event.type === 'NotificationRead' || event.type === 'NotificationsAllRead') {
     // Who read what is nobody else's business.
     if ((event.data as { user_id?: string }).user_id !== user.id) return undefined;
-  } else if (role !== 'Admin' && adminOnly(event)) return undefined;
+  } else if (!seesEverything(role) && adminOnlyEvent(event)) return undefined;
   if (event.type === 'NotificationRaised') {
     const n = event.data as { audience: string };
     return n.audience === role
@@ -72,11 +68,21 @@ function toMessage(event: RecordedEvent, user: { id: string; role: string }) {
   };
 }
 
+/** A message as the SSE wire carries it (the same framing as @fastify/sse's send). */
+const frame = (m: { id: string; event: string; data: unknown }) =>
+  `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+
 /**
  * GET /api/events: the live stream. A browser's EventSource cannot send headers, so the
  * session comes from the HttpOnly cookie login sets (a Bearer header works too); no token
  * ever goes in the URL. It follows the log from Last-Event-ID (a position) or from now,
  * with heartbeats, so a reconnecting client misses nothing.
+ *
+ * Replays are bounded for everyone (issue #27.4): one reader of the log's tail keeps the last
+ * MAX_REPLAY_POSITIONS positions in memory (LiveFeed) and every stream is a cursor over them;
+ * streams take turns (Turns) to format and write at most CHUNK messages, one turn of the event
+ * loop each, so reads and writes keep their latency while 200 streams catch up. At most
+ * MAX_OPEN_STREAMS streams are open at once (503 with Retry-After after).
  */
 export async function registerEventStream(
   app: FastifyInstance,
@@ -84,6 +90,8 @@ export async function registerEventStream(
 ): Promise<void> {
   await app.register(sse, { heartbeatInterval: 15_000 });
   const openStreams = new Map<string, number>();
+  let open = 0;
+  const maxOpen = deps.maxOpenStreams ?? MAX_OPEN_STREAMS;
   const recheckMs = deps.recheckMs ?? STREAM_RECHECK_MS;
   // On shutdown (SIGTERM) every open stream ends first: otherwise the server waits for them and
   // never stops cleanly. A browser's EventSource reconnects, to another copy or after the restart.
@@ -91,6 +99,22 @@ export async function registerEventStream(
   app.addHook('preClose', async () => {
     for (const close of closers) close();
   });
+  const feed = new LiveFeed(deps.eventStore, MAX_REPLAY_POSITIONS, (error) =>
+    app.log.warn({ err: error }, 'live feed: reading the log failed; retrying'),
+  );
+  const turns = new Turns(TURNS);
+  app.addHook('onClose', () => feed.close());
+  // A user's streams share their re-reads of the user: a replay storm reads each user at most
+  // once a second, not once a second per stream.
+  const loaded = new Map<string, { at: number; user: Promise<AuthUser | undefined> }>();
+  const loadUser = (id: string, maxAgeMs: number) => {
+    const hit = loaded.get(id);
+    if (hit && Date.now() - hit.at < maxAgeMs) return hit.user;
+    const user = deps.loadUser(id);
+    loaded.set(id, { at: Date.now(), user });
+    user.catch(() => loaded.delete(id));
+    return user;
+  };
   app.get(
     '/api/events',
     {
@@ -115,78 +139,133 @@ export async function registerEventStream(
       const user = await deps.loadUser(userId);
       const refusal = sessionRefusal(user, claims.issuedAtMs);
       if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
-      const open = openStreams.get(userId) ?? 0;
-      if (open >= MAX_STREAMS_PER_USER)
+      const mineOpen = openStreams.get(userId) ?? 0;
+      if (mineOpen >= MAX_STREAMS_PER_USER) {
+        reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
         throw new HttpError(
           429,
           `You already have ${MAX_STREAMS_PER_USER} live streams open. Close a tab or window and try again.`,
         );
-      openStreams.set(userId, open + 1);
+      }
+      if (open >= maxOpen) {
+        reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
+        throw new HttpError(
+          503,
+          `The server has as many live streams open as it serves (${maxOpen}). Updates will resume by themselves; try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
+        );
+      }
+      openStreams.set(userId, mineOpen + 1);
+      open++;
       let closed = false;
+      let ended!: () => void;
+      const end = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
       let timer: NodeJS.Timeout | undefined;
       const release = () => {
         if (closed) return;
         closed = true;
+        ended();
+        open--;
         if (timer) clearInterval(timer);
         const n = (openStreams.get(userId) ?? 1) - 1;
         if (n > 0) openStreams.set(userId, n);
-        else openStreams.delete(userId);
+        else {
+          openStreams.delete(userId);
+          loaded.delete(userId);
+        }
       };
       try {
+        await feed.start();
         const head = await deps.eventStore.headPosition();
         const last = reply.sse.lastEventId;
         const asked = last && /^\d{1,19}$/.test(last) ? BigInt(last) : head;
         // An old Last-Event-ID does not replay the whole log: it resumes MAX_REPLAY_POSITIONS
         // before the head and says so (`missed`), so the UI reloads what it shows.
         const oldest = head > MAX_REPLAY_POSITIONS ? head - MAX_REPLAY_POSITIONS : 0n;
-        const from = asked < oldest ? oldest : asked;
-        const subscription = deps.eventStore.subscribe(from);
+        const from = [asked, oldest, feed.from].reduce((a, b) => (a > b ? a : b));
         reply.sse.keepAlive();
         const stop = () => {
           release();
-          void subscription.close();
-        };
-        reply.sse.onClose(stop);
-        const closeOnShutdown = () => {
-          stop();
           if (reply.sse.isConnected) reply.sse.close();
         };
-        closers.add(closeOnShutdown);
-        reply.sse.onClose(() => closers.delete(closeOnShutdown));
+        reply.sse.onClose(release);
+        // Ended first on shutdown (preClose above).
+        closers.add(stop);
+        reply.sse.onClose(() => closers.delete(stop));
         // The user is read again on events and every few seconds: deactivating or deleting
         // them, or changing their password, ends a stream opened before.
         let current = user;
         let checkedAt = Date.now();
-        const stillAllowed = async (): Promise<boolean> => {
+        const stillAllowed = async (maxAgeMs: number): Promise<boolean> => {
           checkedAt = Date.now();
-          const fresh = await deps.loadUser(userId);
+          const fresh = await loadUser(userId, maxAgeMs);
           if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
             current = fresh;
             return true;
           }
           stop();
-          if (reply.sse.isConnected) reply.sse.close();
           return false;
         };
         timer = setInterval(() => {
-          stillAllowed().catch((error) => request.log.warn({ err: error }, 'event stream re-check failed'));
+          stillAllowed(1000).catch((error) =>
+            request.log.warn({ err: error }, 'event stream re-check failed'),
+          );
         }, recheckMs);
         timer.unref();
         await reply.sse.send({
           event: 'ready',
           data: { position: from.toString(), ...(from > asked ? { missed: true } : {}) },
         });
+        const mine = (event: FeedEvent) => event.streamId === `user-${userId}`;
         void (async () => {
-          for await (const event of subscription) {
-            if (!reply.sse.isConnected || closed) break;
-            // The user's own stream changing is checked at once; other events at most once a second,
-            // so a burst of writes does not read the user's stream once per event per open stream.
-            const mine = event.streamId === `user-${userId}`;
-            if ((mine || Date.now() - checkedAt >= 1000) && !(await stillAllowed())) break;
-            const message = toMessage(event, current);
-            if (message) await reply.sse.send(message);
+          let position = from;
+          let checkedMine = position;
+          while (!closed && reply.sse.isConnected) {
+            // The user's own stream changing is checked at once, before its event is told;
+            // other events at most once a second.
+            const due = Date.now() - checkedAt >= 1000;
+            const next = feed.after(position, 1)?.[0];
+            if (next && ((mine(next) && next.position > checkedMine) || due)) {
+              if (mine(next)) checkedMine = next.position;
+              if (!(await stillAllowed(mine(next) ? 0 : 1000))) break;
+            }
+            // The app is closing: the stream ends with it.
+            if (feed.closed) {
+              stop();
+              break;
+            }
+            const arrival = feed.arrival();
+            await turns.take();
+            let text = '';
+            let more = false;
+            try {
+              if (closed) break;
+              const events = feed.after(position, CHUNK);
+              // Fallen out of the window (a client that reads slower than the log grows): it
+              // ends, and its reconnection resumes from its last id with `missed`.
+              if (!events) {
+                stop();
+                break;
+              }
+              for (const event of events) {
+                if (mine(event) && event.position > checkedMine) break; // checked first, next turn
+                position = event.position;
+                const message = toMessage(event, current);
+                if (message) text += frame(message);
+              }
+              more = events.length > 0;
+            } finally {
+              turns.give();
+            }
+            // A client that reads slowly holds no turn: its stream waits for its socket alone.
+            if (text && !reply.raw.write(text)) await Promise.race([once(reply.raw, 'drain'), end]);
+            if (!more) await Promise.race([arrival, end]);
           }
-        })().catch((error) => request.log.warn({ err: error }, 'event stream ended'));
+        })().catch((error) => {
+          if (!closed) request.log.warn({ err: error }, 'event stream ended');
+          stop();
+        });
       } catch (error) {
         release();
         throw error;

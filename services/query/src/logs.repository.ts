@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { day, queryText } from './query-params.ts';
 import { paging } from './reads.ts';
+import { hiddenModels } from './visibility.ts';
 
 /** The activity log's reads (issue #19: SQL in repository functions, not in route handlers). */
 
@@ -22,8 +23,14 @@ const HIDDEN = new Set(['created_at', 'updated_at', 'createdAt', 'updatedAt', 'p
 export const shown = (data: Record<string, unknown> | null): Record<string, unknown> | null =>
   data ? Object.fromEntries(Object.entries(data).filter(([key]) => !HIDDEN.has(key))) : null;
 
-const entries = (deps: QueryDeps, filters: LogsQuery) => {
-  let q = deps.readDb.selectFrom('activity_log as l');
+/** Entries of models this role may not read elsewhere (users, for all but Admins) are left out. */
+export const visibleTo = (role: string) => {
+  const hidden = hiddenModels(role);
+  return hidden.length ? sql<boolean>`l.model_name not in (${sql.join(hidden)})` : sql<boolean>`true`;
+};
+
+const entries = (deps: QueryDeps, filters: LogsQuery, role: string) => {
+  let q = deps.readDb.selectFrom('activity_log as l').where(visibleTo(role));
   if (filters.userId) q = q.where('l.user_id', '=', filters.userId);
   if (filters.modelName) q = q.where('l.model_name', '=', filters.modelName);
   if (filters.actionType) q = q.where('l.action_type', '=', filters.actionType);
@@ -32,9 +39,9 @@ const entries = (deps: QueryDeps, filters: LogsQuery) => {
   return q;
 };
 
-/** The entries that match the filters, newest first, each with its user's name. */
-export async function readActivity(deps: QueryDeps, filters: LogsQuery) {
-  let q = entries(deps, filters)
+/** The entries that match the filters and this role may see, newest first, each with its user's name. */
+export async function readActivity(deps: QueryDeps, filters: LogsQuery, role: string) {
+  let q = entries(deps, filters, role)
     .leftJoin('users as u', 'u.id', 'l.user_id')
     .select([
       'l.id',
@@ -74,13 +81,13 @@ export const activityEntry = (r: {
 });
 
 /** A page of the activity log and how many entries match in all. */
-export async function readActivityPage(deps: QueryDeps, filters: LogsQuery) {
+export async function readActivityPage(deps: QueryDeps, filters: LogsQuery, role: string) {
   const total = Number(
     (
-      await entries(deps, filters)
+      await entries(deps, filters, role)
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow()
     ).n,
   );
-  return { data: await readActivity(deps, filters), totalItems: total };
+  return { data: await readActivity(deps, filters, role), totalItems: total };
 }

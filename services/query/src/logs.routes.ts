@@ -30,24 +30,27 @@ export async function registerLogRoutes(app: FastifyInstance, deps: QueryDeps): 
     },
     async (request) => {
       await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-      return readActivityPage(deps, request.query);
+      return readActivityPage(deps, request.query, signedIn(request).role);
     },
   );
 
-  /** The dashboard's Recent Activity: the last ten entries, for anyone signed in. */
+  /**
+   * The dashboard's Recent Activity: the last ten entries this role may see, for anyone signed
+   * in (no User entries but for Admins: the live stream's rule, visibility.ts).
+   */
   api.get(
     '/api/logs/recent',
     {
       schema: {
-        summary: 'The last ten activity log entries',
+        summary: 'The last ten activity log entries the caller may see (users for Admins only)',
         tags: ['logs'],
         response: { 200: z.array(activityRow) },
       },
     },
     async (request) => {
-      signedIn(request);
+      const me = signedIn(request);
       await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-      return readActivity(deps, RECENT);
+      return readActivity(deps, RECENT, me.role);
     },
   );
 }

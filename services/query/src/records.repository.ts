@@ -2,7 +2,7 @@ import { isUuid, type RecordHistory, type RecordType } from '@bahi/contracts';
 import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
-import { activityEntry, shown } from './logs.repository.ts';
+import { activityEntry, shown, visibleTo } from './logs.repository.ts';
 
 /**
  * A record's history for the drill-down of a report line (issue #19: SQL in repository
@@ -34,11 +34,12 @@ interface LogRow {
   created_at: Date | string;
 }
 
-/** The record's own entries and, for a purchase or sale, its returns', oldest first. */
-async function entriesOf(deps: QueryDeps, type: RecordType, id: string): Promise<LogRow[]> {
+/** The record's own entries and, for a purchase or sale, its returns', oldest first: those this role may see. */
+async function entriesOf(deps: QueryDeps, type: RecordType, id: string, role: string): Promise<LogRow[]> {
   const base = () =>
     deps.readDb
       .selectFrom('activity_log as l')
+      .where(visibleTo(role))
       .leftJoin('users as u', 'u.id', 'l.user_id')
       .select([
         'l.id',
@@ -115,7 +116,7 @@ async function recordHistory(deps: QueryDeps, type: RecordType, id: string, rows
 }
 
 /** The record's latest data, whether it was deleted, its history and names for its ids; 404 if none. */
-export async function readRecordHistory(deps: QueryDeps, type: RecordType, id: string) {
+export async function readRecordHistory(deps: QueryDeps, type: RecordType, id: string, role: string) {
   const lower = id.toLowerCase();
-  return recordHistory(deps, type, lower, await entriesOf(deps, type, lower));
+  return recordHistory(deps, type, lower, await entriesOf(deps, type, lower, role));
 }

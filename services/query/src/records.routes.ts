@@ -37,10 +37,10 @@ export async function registerRecordRoutes(app: FastifyInstance, deps: QueryDeps
       },
     },
     async (request) => {
-      signedIn(request);
+      const me = signedIn(request);
       const { type, id } = request.params;
       await readAfterClientPosition(deps, request, ['activity_log', 'masters']);
-      return readRecordHistory(deps, type, id);
+      return readRecordHistory(deps, type, id, me.role);
     },
   );
 }

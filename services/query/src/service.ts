@@ -37,7 +37,14 @@ export function startQueryService(env: NodeJS.ProcessEnv = process.env): Promise
       const reports = config.REDIS_URL
         ? connectReports(config.REDIS_URL, { failFast: true, prefix: config.BAHI_QUEUE_PREFIX })
         : undefined;
-      await registerQueryRoutes(app, { ...storage, license, tokens, loadUser, reports });
+      await registerQueryRoutes(app, {
+        ...storage,
+        license,
+        tokens,
+        loadUser,
+        reports,
+        maxOpenStreams: config.BAHI_MAX_STREAMS,
+      });
       // A Retry License Check answered by a command copy reaches this process through the log.
       const follow = await followLicense(storage.eventStore, license, {
         onError: (error) => app.log.warn({ err: error }, 'license follow: reading the log failed'),

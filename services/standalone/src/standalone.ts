@@ -153,6 +153,7 @@ export async function startStandalone(
       tokens: commandDeps.tokens,
       loadUser: loadSignedInUser(commandDeps),
       reports,
+      maxOpenStreams: config.BAHI_MAX_STREAMS,
     });
     const watch = watchLicense(commandDeps);
     stops.push(async () => watch.stop());
