@@ -1,19 +1,16 @@
 import type { DomainEvent } from '@bahi/contracts';
 import { expect } from 'vitest';
+import type { Decider } from './decider.ts';
 import { DomainError } from './errors.ts';
 
 /**
- * Given these events, when this command, then these events (or this refusal). Built on a
- * decider's evolve and decide; used by every decider's tests.
+ * Given these events, when this command, then these events (or this refusal): the decider the
+ * command service runs (its initialState, evolve and decide), used by every decider's tests.
  */
-export function givenWhenThen<S, C>(decider: {
-  initial: () => S;
-  evolve: (state: S, event: DomainEvent) => S;
-  decide: (command: C, state: S) => DomainEvent[];
-}) {
+export function givenWhenThen<C, S>(decider: Decider<C, S>) {
   return (given: readonly DomainEvent[]) => ({
     when(command: C) {
-      const state = given.reduce(decider.evolve, decider.initial());
+      const state = given.reduce(decider.evolve, decider.initialState());
       const run = () => decider.decide(command, state);
       return {
         thenEvents(expected: readonly DomainEvent[]) {

@@ -5,8 +5,7 @@ import { isZero } from '../decimal.ts';
 import { decideInventory, evolveInventory, initialInventory } from '../inventory/inventory.ts';
 import { givenWhenThen } from '../testing.ts';
 import {
-  type CashEntryCommand,
-  type CashEntryState,
+  cashEntryDecider,
   decideCashEntry,
   decidePayment,
   decideSalaryPayment,
@@ -16,7 +15,7 @@ import {
   initialCashEntry,
   initialOnce,
   initialSalaryMonth,
-  type SalaryMonthState,
+  salaryMonthDecider,
 } from './cash.ts';
 
 const u = (c: string) => `00000000-0000-4000-8000-0000000000${c}`;
@@ -148,11 +147,7 @@ describe('collector transfers', () => {
 });
 
 describe('salary for a collector’s month', () => {
-  const gwt = givenWhenThen<SalaryMonthState, Parameters<typeof decideSalaryPayment>[0]>({
-    initial: initialSalaryMonth,
-    evolve: evolveSalaryMonth,
-    decide: decideSalaryPayment,
-  });
+  const gwt = givenWhenThen(salaryMonthDecider);
   const pay = (n: string, type: 'Full' | 'Advance', amount?: string, extra = {}) => ({
     payment: {
       id: u(n),
@@ -221,11 +216,7 @@ describe('salary for a collector’s month', () => {
 });
 
 describe('expenses and incomes', () => {
-  const gwt = givenWhenThen<CashEntryState, CashEntryCommand>({
-    initial: initialCashEntry,
-    evolve: (s, e) => evolveCashEntry('Expense', s, e),
-    decide: (c, s) => decideCashEntry('Expense', c, s),
-  });
+  const gwt = givenWhenThen(cashEntryDecider('Expense'));
   const entry = (amount: string) => ({
     id: u('e1'),
     city_id: C!,

@@ -7,8 +7,8 @@ import {
   decideInventory,
   evolveInventory,
   type InventoryCommand,
-  type InventoryState,
   initialInventory,
+  inventoryDecider,
 } from './inventory.ts';
 
 const u = (c: string) => `00000000-0000-4000-8000-0000000000${c}`;
@@ -45,11 +45,7 @@ const sale = (quantity: string, clearing = '0.00') => ({
   custom_fields: {},
 });
 
-const gwt = givenWhenThen<InventoryState, InventoryCommand>({
-  initial: initialInventory,
-  evolve: evolveInventory,
-  decide: decideInventory,
-});
+const gwt = givenWhenThen(inventoryDecider);
 const run = (given: DomainEvent[], command: InventoryCommand) => {
   const events = decideInventory(command, given.reduce(evolveInventory, initialInventory()));
   for (const e of events)

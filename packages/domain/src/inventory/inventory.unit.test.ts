@@ -7,8 +7,8 @@ import {
   decideInventory,
   evolveInventory,
   type InventoryCommand,
-  type InventoryState,
   initialInventory,
+  inventoryDecider,
 } from './inventory.ts';
 
 const G = '00000000-0000-4000-8000-00000000000a'; // godown
@@ -56,11 +56,7 @@ const sale = (n: number, quantity: string, rate: string, clearing = '0.00') => (
   custom_fields: {},
 });
 
-const gwt = givenWhenThen<InventoryState, InventoryCommand>({
-  initial: initialInventory,
-  evolve: evolveInventory,
-  decide: decideInventory,
-});
+const gwt = givenWhenThen(inventoryDecider);
 /** The events a command produces, asserting first that their postings balance in INR. */
 const decided = (given: DomainEvent[], command: InventoryCommand): DomainEvent[] => {
   const state = given.reduce(evolveInventory, initialInventory());

@@ -1,21 +1,9 @@
 import type { DomainEvent } from '@bahi/contracts';
 import { describe, it } from 'vitest';
 import { givenWhenThen } from '../testing.ts';
-import {
-  decideMaster,
-  evolveMaster,
-  initialMasterState,
-  type MasterCommand,
-  type MasterKind,
-  type MasterState,
-} from './master.ts';
+import { type MasterKind, masterDecider } from './master.ts';
 
-const decider = <K extends MasterKind>(kind: K) =>
-  givenWhenThen<MasterState<K>, MasterCommand<K>>({
-    initial: initialMasterState,
-    evolve: (s, e) => evolveMaster(kind, s, e),
-    decide: (c, s) => decideMaster(kind, c, s),
-  });
+const decider = <K extends MasterKind>(kind: K) => givenWhenThen(masterDecider(kind));
 
 const cityId = '6a1d1a53-58f6-4b4e-9f0f-0d3c9d0f2a11';
 const karachi = { id: cityId, name: 'Karachi', currency_name: 'PKR', rate: '0.3000' };

@@ -2,9 +2,8 @@ import type { EventData } from '@bahi/contracts';
 import { describe, expect, it } from 'vitest';
 import { givenWhenThen } from '../testing.ts';
 import {
-  type DirectPurchaseCommand,
-  type DirectPurchaseState,
   decideDirectPurchase,
+  directPurchaseDecider,
   evolveDirectPurchase,
   initialDirectPurchase,
 } from './direct-purchase.ts';
@@ -29,11 +28,7 @@ const direct = {
   commission: '10.00',
   custom_fields: {},
 };
-const gwt = givenWhenThen<DirectPurchaseState, DirectPurchaseCommand>({
-  initial: initialDirectPurchase,
-  evolve: evolveDirectPurchase,
-  decide: decideDirectPurchase,
-});
+const gwt = givenWhenThen(directPurchaseDecider);
 const city = { rate: '1.0000', currency: 'INR' };
 const recorded = decideDirectPurchase(
   { type: 'RecordPurchase', purchase: direct, city },
