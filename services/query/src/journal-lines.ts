@@ -157,7 +157,8 @@ export async function readAccountLines(
       .selectFrom('journal_words as w')
       .leftJoin('users as u', (join) => join.on(sql`u.id::text`, '=', sql.ref('w.user_id')))
       .select([sql<string>`w.position::text`.as('position'), 'w.event_type', 'u.name'])
-      .where(sql<string>`w.position::text`, 'in', [...correctors])
+      // By the key itself (a text cast of the column would scan every row of journal_words).
+      .where('w.position', 'in', [...correctors])
       .execute();
     for (const f of found) who.set(f.position, { type: f.event_type, name: f.name ?? null });
   }
