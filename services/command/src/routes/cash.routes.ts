@@ -13,6 +13,7 @@ import {
   GODOWN_CASH,
   inventoryDecider,
   inventoryStreamId,
+  type MasterData,
   paymentDecider,
   paymentStreamId,
   requireOfCity,
@@ -31,8 +32,6 @@ import { newRecordId } from '../write-scope.ts';
 import { requireActive } from './masters.routes.ts';
 import { recordIdParams } from './params.ts';
 
-type Party = { city_id: string; name: string };
-
 /** A party of a city, with the city's rate and currency as facts for the decider. */
 async function partyWithCity(
   deps: CommandDeps,
@@ -40,11 +39,8 @@ async function partyWithCity(
   id: string,
   path: string,
 ) {
-  const party = (await requireActive(deps, kind, id, path)) as Party;
-  const city = (await requireActive(deps, 'City', party.city_id, path)) as {
-    rate: string;
-    currency_name: string;
-  };
+  const party = await requireActive(deps, kind, id, path);
+  const city = await requireActive(deps, 'City', party.city_id, path);
   return { party, city: { rate: city.rate, currency: city.currency_name } };
 }
 
@@ -71,7 +67,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       );
       if (input.collector_id) {
         requireOfCity(
-          (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as Party,
+          await requireActive(deps, 'Collector', input.collector_id, 'collector_id'),
           party.city_id,
           'Collector',
           'collector_id',
@@ -105,7 +101,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
     },
     async (request, reply) => {
       const input = request.body;
-      const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
+      const godown = await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
       await requireActive(deps, 'Godown', input.payer_entity_id, 'payer_entity_id');
       const id = newRecordId();
       const { position } = await execute(
@@ -133,10 +129,11 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
     async (request, reply) => {
       const input = request.body;
       const { party, city } = await partyWithCity(deps, 'Collector', input.collector_id, 'collector_id');
-      const collector = party as Party & { salary_per_month: string };
+      // Asked for as a Collector, so the party is one (the union of kinds does not narrow).
+      const collector = party as MasterData<'Collector'>;
       if (input.paid_from_entity_type === 'Collector') {
         requireOfCity(
-          (await requireActive(deps, 'Collector', input.paid_from_entity_id, 'paid_from_entity_id')) as Party,
+          await requireActive(deps, 'Collector', input.paid_from_entity_id, 'paid_from_entity_id'),
           party.city_id,
           'The paying collector',
           'paid_from_entity_id',

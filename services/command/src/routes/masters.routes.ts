@@ -49,12 +49,12 @@ const KINDS: Record<string, KindRoute> = {
  * holds until it has appended: a delete or a city change of this master waits for it (and then
  * sees its record), or went first (and then this read sees the change).
  */
-export async function requireActive(
+export async function requireActive<K extends MasterKind>(
   deps: CommandDeps,
-  kind: MasterKind,
+  kind: K,
   id: string,
   path: string,
-): Promise<MasterData<typeof kind>> {
+): Promise<MasterData<K>> {
   await holdShared(masterLock(id));
   const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
   if (state.status !== 'active') {

@@ -78,11 +78,8 @@ export async function customFields(
 }
 
 async function agentCity(deps: CommandDeps, agentId: string, path: string) {
-  const agent = (await requireActive(deps, 'Agent', agentId, path)) as { city_id: string };
-  const city = (await requireActive(deps, 'City', agent.city_id, path)) as {
-    rate: string;
-    currency_name: string;
-  };
+  const agent = await requireActive(deps, 'Agent', agentId, path);
+  const city = await requireActive(deps, 'City', agent.city_id, path);
   return { id: agent.city_id, rate: city.rate, currency: city.currency_name };
 }
 
@@ -90,12 +87,9 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
   const api = app.withTypeProvider<ZodTypeProvider>();
   /** The masters a purchase names must exist and belong to its city; answers the city's rate. */
   const purchaseFacts = async (input: PurchaseInput) => {
-    const city = (await requireActive(deps, 'City', input.city_id, 'city_id')) as {
-      rate: string;
-      currency_name: string;
-    };
+    const city = await requireActive(deps, 'City', input.city_id, 'city_id');
     requireOfCity(
-      (await requireActive(deps, 'Funder', input.funder_id, 'funder_id')) as { city_id: string },
+      await requireActive(deps, 'Funder', input.funder_id, 'funder_id'),
       input.city_id,
       'Funder',
       'funder_id',
@@ -104,7 +98,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
     if (input.collector_id) {
       requireOfCity(
-        (await requireActive(deps, 'Collector', input.collector_id, 'collector_id')) as { city_id: string },
+        await requireActive(deps, 'Collector', input.collector_id, 'collector_id'),
         input.city_id,
         'Collector',
         'collector_id',
@@ -112,7 +106,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     }
     if (input.agent_id) {
       requireOfCity(
-        (await requireActive(deps, 'Agent', input.agent_id, 'agent_id')) as { city_id: string },
+        await requireActive(deps, 'Agent', input.agent_id, 'agent_id'),
         input.city_id,
         'Agent',
         'agent_id',
@@ -231,10 +225,8 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     },
     rows: Array<{ agent_id: string; rate: string; quantity: string; clearing_charge: string }>,
   ) => {
-    const product = (await requireActive(deps, 'Product', common.product_id, 'product_id')) as {
-      name: string;
-    };
-    const godown = (await requireActive(deps, 'Godown', common.godown_id, 'godown_id')) as { name: string };
+    const product = await requireActive(deps, 'Product', common.product_id, 'product_id');
+    const godown = await requireActive(deps, 'Godown', common.godown_id, 'godown_id');
     const sales: Extract<InventoryCommand, { type: 'RecordSales' }>['sales'] = [];
     for (const [index, row] of rows.entries()) {
       const path = rows.length === 1 ? 'agent_id' : `sales.${index}.agent_id`;
@@ -300,10 +292,8 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       const { id } = request.params;
       const input = request.body;
       const streamId = await locate(deps, 'Sale', id);
-      const product = (await requireActive(deps, 'Product', input.product_id, 'product_id')) as {
-        name: string;
-      };
-      const godown = (await requireActive(deps, 'Godown', input.godown_id, 'godown_id')) as { name: string };
+      const product = await requireActive(deps, 'Product', input.product_id, 'product_id');
+      const godown = await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
       const sale = {
         id,
         sale_date: input.sale_date,
