@@ -102,6 +102,17 @@ export const PARTY_ACCOUNTS = {
   Godown: { prefix: 'godown', sign: 1 },
 } as const;
 
+/**
+ * The parties whose account is kept in their city's currency (ACCOUNTING.md section 2), and its
+ * name: once it has postings, moving such a party to another city would mix two currencies in
+ * one ledger. Godowns keep INR wherever they are.
+ */
+export const CITY_CURRENCY_ACCOUNTS = {
+  Funder: account.funder,
+  Agent: account.agent,
+  Collector: account.collector,
+} as const;
+
 export const INR = 'INR';
 
 /**

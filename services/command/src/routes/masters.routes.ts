@@ -9,6 +9,7 @@ import {
   writeAnswer,
 } from '@bahi/contracts';
 import {
+  CITY_CURRENCY_ACCOUNTS,
   DomainError,
   invalid,
   type MasterData,
@@ -86,12 +87,6 @@ export async function referencesTo(deps: CommandDeps, id: string): Promise<Refer
   return rows.map((r) => ({ kind: r.source_kind, count: Number(r.count) }));
 }
 
-const LEDGER_PREFIX: Partial<Record<MasterKind, string>> = {
-  Funder: 'funder',
-  Agent: 'agent',
-  Collector: 'collector',
-};
-
 /**
  * A funder's, agent's or collector's account is kept in its city's currency (ACCOUNTING.md
  * section 2): once it has postings, moving it to another city would mix two currencies in one
@@ -105,8 +100,8 @@ async function refuseCityChangeWithPostings(
   id: string,
   fields: Record<string, unknown>,
 ): Promise<void> {
-  const prefix = LEDGER_PREFIX[kind];
-  if (!prefix || typeof fields.city_id !== 'string') return;
+  const ledger = (CITY_CURRENCY_ACCOUNTS as Partial<Record<MasterKind, (id: string) => string>>)[kind];
+  if (!ledger || typeof fields.city_id !== 'string') return;
   await holdExclusive(masterLock(id));
   const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
   if (state.status !== 'active') return; // the decider answers 404
@@ -116,7 +111,7 @@ async function refuseCityChangeWithPostings(
   const posted = await deps.readDb
     .selectFrom('account_totals')
     .select('account')
-    .where('account', '=', `${prefix}:${id}`)
+    .where('account', '=', ledger(id))
     .limit(1)
     .executeTakeFirst();
   if (posted)
