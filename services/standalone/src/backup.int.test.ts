@@ -1,7 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type BackupManifest, BackupRefused, readBackup, restoreBackup } from '@bahi/backup';
+import { type BackupManifest, BackupRefused, listBackups, readBackup, restoreBackup } from '@bahi/backup';
 import { openCredentials } from '@bahi/command';
 import { openEmbeddedStorage, openServerStorage, type Storage } from '@bahi/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,4 +240,51 @@ pgOnly('backup and restore (issue #26)', () => {
     const twice = await restoreBackup(storage, during.file).catch((error: unknown) => error);
     expect((twice as Error).message).toMatch(/not empty/);
   }, 300_000);
+});
+
+describe('the standalone’s own backups (BAHI_BACKUP_DIR, BAHI_BACKUP_KEEP)', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => t?.close());
+
+  it('takes one at start, keeps the newest N, and answers Admins only', async () => {
+    t = await openTestApp({
+      env: (dir) => ({ BAHI_BACKUP_DIR: join(dir, 'backups'), BAHI_BACKUP_KEEP: '2' }),
+    });
+    const dir = join(t.dir, 'backups');
+    // The daily backup finds none at start and takes one.
+    for (let i = 0; (await listBackups(dir)).length === 0; i++) {
+      expect(i).toBeLessThan(300);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const status = await t.call('GET', '/admin/backups');
+    expect(status.body).toMatchObject({ directory: dir, daily: true, keep: 2 });
+    // Two more: the oldest goes, the newest two stay, file and manifest.
+    let newest: BackupManifest | undefined;
+    for (let i = 0; i < 2; i++) {
+      await new Promise((r) => setTimeout(r, 1100)); // file names are by the second
+      const r = await t.call('POST', '/admin/backups');
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      newest = r.body;
+    }
+    const kept = await listBackups(dir);
+    expect(kept.map((b) => b.file)).toHaveLength(2);
+    expect(kept[0]).toEqual(newest);
+    expect((await readdir(dir)).sort()).toEqual(
+      kept.flatMap((b) => [b.file, `${b.file}.manifest.json`]).sort(),
+    );
+    expect((await t.call('GET', '/admin/backups')).body.last).toEqual(newest);
+    // A Viewer may not see or take them.
+    const viewer = await t.call('POST', '/masters/users', {
+      name: 'Vera',
+      email: 'vera@bahi.local',
+      password: 'viewer-password-1',
+      role: 'Viewer',
+    });
+    expect(viewer.status, JSON.stringify(viewer.body)).toBe(201);
+    const token = await t.login('vera@bahi.local', 'viewer-password-1');
+    expect((await t.call('GET', '/admin/backups', undefined, token)).status).toBe(403);
+    const refused = await t.call('POST', '/admin/backups', undefined, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Your role (Viewer) cannot change the backups.');
+  }, 120_000);
 });
