@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type BackupManifest, BackupRefused, listBackups, readBackup, restoreBackup } from '@bahi/backup';
 import { openCredentials } from '@bahi/command';
@@ -15,6 +17,8 @@ import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
  * every report equal; a file with one byte changed is refused with the event's position and
  * leaves nothing loaded.
  */
+const run = promisify(execFile);
+const REPO = resolve(import.meta.dirname, '../../..');
 const pgOnly = process.env.DATABASE_URL ? describe : describe.skip;
 if (!process.env.DATABASE_URL) console.warn('backup tests: DATABASE_URL is not set; skipped');
 
@@ -286,5 +290,28 @@ describe('the standalone’s own backups (BAHI_BACKUP_DIR, BAHI_BACKUP_KEEP)', (
     const refused = await t.call('POST', '/admin/backups', undefined, token);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Your role (Viewer) cannot change the backups.');
+  }, 120_000);
+
+  it('npm run backup / restore: refused while the app holds ./data, then a round trip into a new directory', async () => {
+    const dataDir = join(t!.dir, 'data');
+    const cli = (script: string, args: string[], dir: string) =>
+      run(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
+        cwd: REPO,
+        env: { ...process.env, BAHI_DATA_DIR: dir, DATABASE_URL: '' },
+      });
+    const held = await cli('backup', ['--out', join(t!.dir, 'cli')], dataDir).catch((e: unknown) => e);
+    expect(held).toMatchObject({ code: 1 });
+    expect((held as { stderr: string }).stderr).toContain('Settings > System > "Back up now"');
+    await t!.bahi.stop();
+    const taken = await cli('backup', ['--out', join(t!.dir, 'cli')], dataDir);
+    const file = /file: +(\S+\.ndjson\.gz)/.exec(taken.stdout)?.[1];
+    expect(file, taken.stdout).toBeDefined();
+    const restored = await cli('restore', [file!], join(t!.dir, 'restored'));
+    expect(restored.stdout).toMatch(
+      /restore: \d+ events up to position \d+ restored into PGlite .* chain verified/,
+    );
+    const again = await cli('restore', [file!], join(t!.dir, 'restored')).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 1 });
+    expect((again as { stderr: string }).stderr).toContain('The store is not empty');
   }, 120_000);
 });
