@@ -372,6 +372,37 @@ export const projectionsStatus = z.object({
 });
 export type ProjectionsStatus = z.output<typeof projectionsStatus>;
 
+/** One backup of the event log, as its manifest describes it (README, "Backups"). */
+export const backupManifest = z.object({
+  file: z.string().describe('Its file name in the backup directory'),
+  format: z.string(),
+  formatVersion: z.number().int(),
+  schemaVersion: z.number().int().describe("The event store's schema version it was read from"),
+  source: z.enum(['postgres', 'pglite']),
+  createdAt: moment,
+  completedAt: moment,
+  events: z.number().int(),
+  headPosition: z.string().regex(/^\d+$/).describe('Every event at or below this log position, none above'),
+  chainHead: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe('The last hash of the SHA-256 chain over the events'),
+  credentials: z.number().int().describe('Sign-in credentials (password hashes) carried along'),
+  credentialsHash: z.string(),
+  bytes: z.number().int(),
+});
+export type BackupManifestRow = z.output<typeof backupManifest>;
+
+/** The standalone's backups (Settings > System). */
+export const backupsStatus = z.object({
+  directory: z.string().describe('Where the app writes its backups'),
+  daily: z.boolean().describe('BAHI_BACKUP_DIR is set: a backup a day, taken by the app'),
+  keep: z.number().int().describe('How many it keeps there'),
+  running: z.boolean(),
+  last: backupManifest.nullable(),
+});
+export type BackupsStatus = z.output<typeof backupsStatus>;
+
 export const failingEvent = z.object({
   projection: z.string(),
   error: z.string().nullable(),

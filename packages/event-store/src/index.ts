@@ -1,3 +1,4 @@
+export { CHAIN_GENESIS, type ChainedEvent, canonicalEvent, canonicalJson, chainHash } from './chain.ts';
 export { createEventStoreDbEventStore, EventStoreDbEventStore } from './esdb/esdb-event-store.ts';
 export { pollingSubscription } from './polling-subscription.ts';
 export {
@@ -6,5 +7,6 @@ export {
   PostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
+export { eventStoreMigrations } from './postgres/schema.ts';
 export * from './types.ts';
 export { Wakeup } from './wakeup.ts';

@@ -101,6 +101,15 @@ export const standaloneEnvSchema = baseEnvSchema.extend({
   BAHI_DEMO: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   BAHI_ADMIN_EMAIL: z.email('must be an email address').default('admin@bahi.local'),
   BAHI_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('bahi-admin-2026'),
+  /** A directory: the app backs the books up there once a day by itself (README, "Backups"). Unset: no daily backup. */
+  BAHI_BACKUP_DIR: z.string().trim().min(1, 'must not be empty').optional(),
+  /** How many backups the app keeps in its backup directory (older ones are deleted). */
+  BAHI_BACKUP_KEEP: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 1000')
+    .max(1000, 'must be between 1 and 1000')
+    .default(7),
   ...licenseVars,
 });
 

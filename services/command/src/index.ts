@@ -1,4 +1,5 @@
 export { bootstrapFirstAdmin } from './auth/bootstrap.ts';
+export { openCredentials } from './auth/credentials.ts';
 export { createLoginLimiter } from './auth/login-limiter.ts';
 export { type CommandDeps, createCommandDeps, loadSignedInUser, PUBLIC_API_PATHS } from './deps.ts';
 export { setStreamCacheSize } from './execute.ts';

@@ -30,6 +30,7 @@ import {
   standaloneEnvSchema,
 } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { registerBackups } from './backups.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDevelopmentLicense } from './dev-license.ts';
 import { registerFrontends } from './frontends.ts';
@@ -165,6 +166,12 @@ export async function startStandalone(
     });
     stops.push(() => worker.stop());
     registerHealthRoutes(app, { service: 'standalone', ...storage });
+    const backups = registerBackups(app, {
+      storage,
+      config,
+      log: (message, error) => app.log.error({ err: error }, message),
+    });
+    stops.push(() => backups.stop());
 
     const projector = startProjector({ ...storage, log: (msg, fields) => app.log.error(fields, msg) });
     stops.push(() => projector.stop());

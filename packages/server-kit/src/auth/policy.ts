@@ -20,7 +20,8 @@ export type WriteArea =
   | 'transfers'
   | 'activity-log'
   | 'license-check'
-  | 'read-models';
+  | 'read-models'
+  | 'backups';
 
 const WRITERS: Record<WriteArea, readonly Role[]> = {
   masters: ['Admin', 'Manager'],
@@ -32,6 +33,7 @@ const WRITERS: Record<WriteArea, readonly Role[]> = {
   'activity-log': ['Admin'],
   'license-check': ROLES,
   'read-models': ['Admin'],
+  backups: ['Admin'],
 };
 
 const AREA_NAMES: Record<WriteArea, string> = {
@@ -44,6 +46,7 @@ const AREA_NAMES: Record<WriteArea, string> = {
   'activity-log': 'the activity log',
   'license-check': 'the license check',
   'read-models': 'the read models',
+  backups: 'the backups',
 };
 
 export function mayWrite(role: Role, area: WriteArea): boolean {

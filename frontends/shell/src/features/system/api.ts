@@ -1,4 +1,6 @@
 import type {
+  BackupManifestRow as Backup,
+  BackupsStatus,
   FailingEvent,
   ProjectionState,
   ProjectionsStatus,
@@ -55,3 +57,16 @@ export type {
   RebuildReport,
   TableComparison,
 } from '@bahi/contracts';
+
+export type { Backup, BackupsStatus };
+
+/** GET /admin/backups: the standalone's backup directory and its last backup (404 when distributed). */
+export const backupsQuery = () =>
+  queryOptions({
+    queryKey: ['settings', 'backups'],
+    queryFn: ({ signal }) => api.get<BackupsStatus>('/admin/backups', undefined, signal),
+    retry: false,
+  });
+
+/** POST /admin/backups: a backup now, answered once it is written. */
+export const backUpNow = () => api.post<Backup>('/admin/backups');

@@ -34,6 +34,7 @@ import {
   requestRebuild,
   resumeProjection,
 } from './api.ts';
+import { BackupsPanel } from './backups-panel.tsx';
 
 const QuarantineDialog = lazyNamed(() => import('./quarantine-dialog.tsx'), 'QuarantineDialog');
 
@@ -263,6 +264,7 @@ export function SystemScreen() {
       ) : null}
       {data && data.rebuilds.length > 1 ? <EarlierRebuilds rebuilds={data.rebuilds.slice(1)} /> : null}
       {data?.quarantined.length ? <QuarantinedPanel entries={data.quarantined} users={users.data} /> : null}
+      <BackupsPanel />
       {quarantining?.failingEvent ? (
         <Suspense fallback={null}>
           <QuarantineDialog
