@@ -1,5 +1,15 @@
 import type { DomainEvent, Posting } from '@bahi/contracts';
-import { AMOUNT_SCALE, add, type Dec, format, neg, parseDecimal, QUANTITY_SCALE, zero } from '@bahi/domain';
+import {
+  AMOUNT_SCALE,
+  add,
+  type Dec,
+  format,
+  neg,
+  PARTY_ACCOUNTS,
+  parseDecimal,
+  QUANTITY_SCALE,
+  zero,
+} from '@bahi/domain';
 import { waitForProjections } from '@bahi/read-db';
 import { HttpError } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -42,7 +52,12 @@ export interface Preview {
   stock: PreviewStock[];
 }
 
-const PARTY_KINDS = { funder: 'Funder', agent: 'Agent', collector: 'Collector', godown: 'Godown' } as const;
+/** Party accounts by their name's prefix, with the side their balance is read on (the domain's rule). */
+const PARTY_BY_PREFIX = new Map(
+  (
+    Object.entries(PARTY_ACCOUNTS) as Array<[keyof typeof PARTY_ACCOUNTS, { prefix: string; sign: number }]>
+  ).map(([kind, a]) => [a.prefix, { kind, sign: a.sign }]),
+);
 
 const NOMINAL_NAMES: Record<string, string> = {
   Sales: 'Sales',
@@ -164,14 +179,16 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
       label = parties.get(first)?.name ?? first;
       before = neg(posted);
       change = neg(move.amount);
-    } else if (prefix in PARTY_KINDS) {
-      kind = PARTY_KINDS[prefix as keyof typeof PARTY_KINDS];
+    } else if (PARTY_BY_PREFIX.has(prefix)) {
+      const account = PARTY_BY_PREFIX.get(prefix)!;
+      kind = account.kind;
       const party = parties.get(first);
       label = party?.name ?? first;
       const opening = parseDecimal(String(party?.opening_balance ?? '0'));
-      // What the business owes a funder is its credits; the other parties count debits.
-      before = add(opening, kind === 'Funder' ? neg(posted) : posted);
-      change = kind === 'Funder' ? neg(move.amount) : move.amount;
+      // PARTY_ACCOUNTS: what the business owes a funder is its credits; the others count debits.
+      const side = (d: Dec) => (account.sign < 0 ? neg(d) : d);
+      before = add(opening, side(posted));
+      change = side(move.amount);
     } else {
       continue; // no other account is written today
     }
