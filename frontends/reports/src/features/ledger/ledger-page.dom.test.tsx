@@ -252,7 +252,9 @@ describe('Ledger: Show corrections (issue #25, item 8)', () => {
     const table = await screen.findByRole('table', { name: 'Ledger of Kabir' });
     const bodyRows = () => within(table).getAllByRole('row').slice(1);
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
-    expect(bodyRows()[0]!.textContent).toBe('1 Nov 2026AmendedPurchase: 60.0000 Turmeric (edited)Credit0.0018,720.0018,720.00');
+    expect(bodyRows()[0]!.textContent).toBe(
+      '1 Nov 2026AmendedPurchase: 60.0000 Turmeric (edited)Credit0.0018,720.0018,720.00',
+    );
     expect(within(table).getAllByRole('row')[0]!.textContent).toBe(
       'DateParticularsTypeDebit (AED)Credit (AED)Balance (AED)',
     );
