@@ -581,4 +581,41 @@ describe('money on a phone, 390 x 844', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
   });
+
+  it('screenshots of the screens with money tables, at 1366 and 390 px, both themes', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const screens: [string, string, string][] = [
+      ['ledger', `/reports/ledger/Collector/${collector.id}?corrections=1`, `Ledger of ${collector.name}`],
+      [
+        'daywise',
+        `/financials/daywise-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}`,
+        'Day-wise report',
+      ],
+      [
+        'cashbook',
+        `/financials/cashbook-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}&entity=Collector.${collector.id}&corrections=1`,
+        'Cashbook',
+      ],
+      ['balances', '/reports/balances', 'Funders balances'],
+      ['payments', `/reports/payments?tab=${city.id}`, 'Payments'],
+      ['funders', '/masters/funders', 'Funders'],
+    ];
+    try {
+      for (const theme of ['dark', 'light'] as const) {
+        await page.setViewportSize({ width: 1366, height: 900 });
+        if (theme === 'light') await page.getByRole('switch', { name: 'Dark mode' }).click();
+        for (const width of [1366, 390]) {
+          await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+          for (const [name, path, table] of screens) {
+            await page.goto(url(path));
+            await page.getByRole('table', { name: table }).getByRole('row').nth(1).waitFor();
+            await page.screenshot({ path: join(SHOTS, `money-${name}-${width}-${theme}.png`) });
+          }
+        }
+      }
+      await page.getByRole('switch', { name: 'Dark mode' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 240_000);
 });
