@@ -582,6 +582,49 @@ describe('money on a phone, 390 x 844', () => {
     }
   });
 
+  it('Show corrections, by keyboard: an edited expense shows once, then its trail tagged and muted, as the API gives it', async () => {
+    // An expense on the ledger's first day, then edited: a correction at the top of the ledger.
+    const before = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+    const body = {
+      city_id: collector.city_id,
+      expense_date: before.transactions[0].date,
+      category: 'Generator diesel',
+      amount: '100.00',
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: collector.id,
+    };
+    const { id } = await api('POST', '/transactions/expenses', body);
+    await api('PUT', `/transactions/expenses/${id}`, { ...body, amount: '120.00' });
+    await app.syncToHead();
+    const plain = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+    const trail = await api('GET', `/reports/ledger/Collector/${collector.id}?corrections=true`);
+    const ofExpense = (l: { record: { id: string } }) => l.record.id === id;
+    expect(plain.transactions.filter(ofExpense)).toHaveLength(1);
+    expect(
+      trail.transactions
+        .filter(ofExpense)
+        .map((l: Line & { correction: { state: string } }) => l.correction.state),
+    ).toEqual(['superseded', 'reversal', 'amended']);
+
+    await page.goto(url(`/reports/ledger/Collector/${collector.id}`));
+    const table = page.getByRole('table', { name: `Ledger of ${collector.name}` });
+    const rows = table.getByRole('row').filter({ hasText: 'Generator diesel' });
+    await expect.poll(() => rows.count()).toBe(1);
+    const toggle = page.getByRole('switch', { name: 'Show corrections' });
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(new URL(page.url()).searchParams.get('corrections')).toBe('1');
+    const lines = trail.transactions.filter(ofExpense);
+    for (const [i, tag] of ['Replaced', 'Reversal', 'Amended'].entries()) {
+      const row = rows.nth(i);
+      expect(await row.textContent()).toContain(`${tag}${lines[i].particulars}`);
+      expect(await row.getAttribute('data-dim')).toBe(tag === 'Amended' ? null : 'true');
+    }
+    await page.keyboard.press('Space');
+    await expect.poll(() => rows.count()).toBe(1);
+  });
+
   it('screenshots of the screens with money tables, at 1366 and 390 px, both themes', async () => {
     const day = new Date().toISOString().slice(0, 10);
     const screens: [string, string, string][] = [
