@@ -1,7 +1,7 @@
 import type { LineCorrection } from '@bahi/contracts';
 import { useSearchParams } from '@bahi/ui';
 import { makeStyles, Switch, tokens } from '@fluentui/react-components';
-import { useCallback, useMemo } from 'react';
+import { type ReactNode, useCallback, useMemo } from 'react';
 
 /**
  * 'Show corrections' on the ledger and the cashbook (issue #25): by default each record shows
@@ -51,7 +51,10 @@ const useStyles = makeStyles({
     fontStyle: 'normal',
     lineHeight: tokens.lineHeightBase200,
     color: tokens.colorNeutralForeground2,
+    flex: '0 0 auto',
   },
+  particulars: { display: 'flex', alignItems: 'center', minWidth: 0, maxWidth: '100%' },
+  text: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
 /** The tag of a line a correction touched ('Reversal', 'Replaced', 'Amended', 'Deleted'). */
@@ -59,6 +62,20 @@ export function CorrectionTag(props: { correction: LineCorrection }) {
   const styles = useStyles();
   const tag = correctionTag(props.correction);
   return tag ? <span className={styles.tag}>{tag}</span> : null;
+}
+
+/**
+ * A line's particulars with its correction's tag before them: the words are cut short with an
+ * ellipsis where the column (or a phone's card) is too narrow, the tag never.
+ */
+export function Particulars(props: { correction: LineCorrection; children(className: string): ReactNode }) {
+  const styles = useStyles();
+  return (
+    <span className={styles.particulars}>
+      <CorrectionTag correction={props.correction} />
+      {props.children(styles.text)}
+    </span>
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
-import { CorrectionsSwitch, CorrectionTag, isCorrected, useCorrections } from '../../shared/corrections.tsx';
+import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
 import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
@@ -97,10 +97,17 @@ export function CashbookPage() {
       key: 'particulars',
       header: 'Particulars',
       render: (r) => (
-        <>
-          <CorrectionTag correction={r.correction} />
-          <RecordLink text={r.particulars} date={r.date} record={r.record} onOpen={openRecord} />
-        </>
+        <Particulars correction={r.correction}>
+          {(className) => (
+            <RecordLink
+              text={r.particulars}
+              date={r.date}
+              record={r.record}
+              onOpen={openRecord}
+              className={className}
+            />
+          )}
+        </Particulars>
       ),
     },
     { key: 'in', header: inCurrency('Cash In'), numeric: true, render: (r) => cash(r.cash_in) },

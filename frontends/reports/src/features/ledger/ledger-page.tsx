@@ -13,7 +13,7 @@ import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
-import { CorrectionsSwitch, CorrectionTag, isCorrected, useCorrections } from '../../shared/corrections.tsx';
+import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
 import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { SummaryCards } from '../../shared/summary-cards.tsx';
@@ -30,7 +30,6 @@ const LIST: Record<LedgerType, { path: string; label: string }> = {
 
 const useStyles = makeStyles({
   crumbs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
-  line: { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
 /** A ledger with nothing in it: what was known of a party before it was recorded. */
@@ -104,16 +103,17 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
       key: 'particulars',
       header: 'Particulars',
       render: (l) => (
-        <>
-          <CorrectionTag correction={l.correction} />
-          <RecordLink
-            text={l.particulars}
-            date={l.date}
-            record={l.record}
-            onOpen={openRecord}
-            className={styles.line}
-          />
-        </>
+        <Particulars correction={l.correction}>
+          {(className) => (
+            <RecordLink
+              text={l.particulars}
+              date={l.date}
+              record={l.record}
+              onOpen={openRecord}
+              className={className}
+            />
+          )}
+        </Particulars>
       ),
     },
     // On a phone's card the Debit and Credit figures say it.
