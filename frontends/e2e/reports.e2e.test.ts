@@ -454,3 +454,211 @@ describe('each report: the screen equals its endpoint, and its files equal the s
     await checkFiles(/cashbook.*/, [cashNet]);
   });
 });
+
+/**
+ * Issue #25, item 6: on a phone (390 x 844) a table that carries money shows each row as a card,
+ * its amounts labelled beneath its title, so none is off-screen; the figures are the API's.
+ */
+describe('money on a phone, 390 x 844', () => {
+  const PHONE = { width: 390, height: 844 };
+  /** Where a figure of a card lies, and its text. */
+  async function figure(scope: Locator, key: string) {
+    const cell = scope.locator(`[data-figure="${key}"]`).first();
+    await cell.scrollIntoViewIfNeeded();
+    const box = await cell.boundingBox();
+    return {
+      box,
+      label: await cell.locator('dt').textContent(),
+      value: await cell.locator('dd').textContent(),
+    };
+  }
+  /** Wholly inside the viewport: nothing to scroll sideways for. */
+  const inView = (box: { x: number; y: number; width: number; height: number } | null) => {
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+  };
+
+  it('a ledger, the day-wise report with its Total, the funders list and the balances: date and money in view, as the API gives them', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      // The ledger: the first line's date, debit, credit and balance, in the account's currency.
+      const ledger = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+      const line: Line = ledger.transactions[0];
+      await page.goto(url(`/reports/ledger/Collector/${collector.id}`));
+      await heading(`Ledger: ${collector.name}`).waitFor();
+      const first = page
+        .getByRole('table', { name: `Ledger of ${collector.name}` })
+        .getByRole('row')
+        .nth(1);
+      await first.locator('[data-card]').waitFor();
+      const c = collector.currency;
+      for (const [key, label, value] of [
+        ['debit', `Debit (${c})`, line.debit],
+        ['credit', `Credit (${c})`, line.credit],
+        ['balance', `Balance (${c})`, line.balance],
+      ] as const) {
+        const f = await figure(first, key);
+        inView(f.box);
+        expect([f.label, f.value]).toEqual([label, formatAmount(value)]);
+      }
+      const date = first.getByText(showDay(line.date), { exact: true });
+      inView(await date.boundingBox());
+
+      // Day-wise, the collector's city, every day so far: the first row's amount and the Total.
+      const day = new Date().toISOString().slice(0, 10);
+      const rows = await api(
+        'GET',
+        `/reports/daywise-report?startDate=2000-01-01&endDate=${day}&city_id=${city.id}`,
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      await page.goto(url(`/financials/daywise-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}`));
+      await heading('Day-wise Report').waitFor();
+      const table = page.getByRole('table', { name: 'Day-wise report' });
+      const row = table.getByRole('row').nth(1);
+      await row.locator('[data-card]').waitFor();
+      const r0 = rows[0] as { type: string; amount: string; date: string };
+      const key = r0.type === 'Income' ? 'income' : 'expense';
+      const f = await figure(row, key);
+      inView(f.box);
+      expect([f.label, f.value]).toEqual([`${r0.type} (INR)`, formatAmount(r0.amount)]);
+      inView(await row.getByText(showDay(r0.date), { exact: true }).boundingBox());
+      const of = (type: string) =>
+        sum(rows.filter((r: { type: string }) => r.type === type).map((r: { amount: string }) => r.amount));
+      const total = table.getByRole('row').filter({ hasText: /^Total/ });
+      for (const [k, label, value] of [
+        ['income', 'Income (INR)', of('Income')],
+        ['expense', 'Expense (INR)', of('Expense')],
+      ] as const) {
+        const t = await figure(total, k);
+        inView(t.box);
+        expect([t.label, t.value]).toEqual([label, formatAmount(value)]);
+      }
+      const net = await figure(table.getByRole('row').filter({ hasText: /^Net Total/ }), 'income');
+      inView(net.box);
+      expect([net.label, net.value]).toEqual([
+        'Net (INR)',
+        formatAmount(subtractDecimal(of('Income'), of('Expense'), 2)),
+      ]);
+
+      // The funders list: the first funder's balances and its Pay button.
+      const funders = (await api('GET', '/masters/funders?page=1&limit=15')).data;
+      const funder = funders[0] as {
+        name: string;
+        opening_balance: string;
+        balance: { amount: string } | null;
+        city: { currency_name: string } | null;
+      };
+      await page.goto(url('/masters/funders'));
+      await heading('Funders').waitFor();
+      const fRow = page.getByRole('table', { name: 'Funders' }).getByRole('row').nth(1);
+      await fRow.locator('[data-card]').waitFor();
+      expect(await fRow.getByRole('link').first().textContent()).toBe(funder.name);
+      const current = addDecimal(funder.opening_balance, funder.balance?.amount ?? '0', 2);
+      const cb = await figure(fRow, 'current');
+      inView(cb.box);
+      expect([cb.label, cb.value]).toEqual([
+        'Current Balance',
+        shown(current, funder.city?.currency_name ?? 'INR'),
+      ]);
+      inView(await fRow.getByRole('button', { name: `Pay ${funder.name}` }).boundingBox());
+
+      // Balances, the funders' tab: the first one's current balance.
+      const balances = await api('GET', '/reports/balances?page=1&limit=10');
+      const p0 = balances.funders.data[0];
+      await page.goto(url('/reports/balances'));
+      await heading('Balances Report').waitFor();
+      const bRow = page.getByRole('table', { name: 'Funders balances' }).getByRole('row').nth(1);
+      await bRow.locator('[data-card]').waitFor();
+      expect(await bRow.getByRole('link').first().textContent()).toBe(p0.name);
+      const bb = await figure(bRow, 'current');
+      inView(bb.box);
+      expect(bb.label).toBe('Current Balance');
+      expect(bb.value).toContain(formatAmount(addDecimal(p0.opening_balance, p0.balance.amount, 2)));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('Show corrections, by keyboard: an edited expense shows once, then its trail tagged and muted, as the API gives it', async () => {
+    // An expense on the ledger's first day, then edited: a correction at the top of the ledger.
+    const before = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+    const body = {
+      city_id: collector.city_id,
+      expense_date: before.transactions[0].date,
+      category: 'Generator diesel',
+      amount: '100.00',
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: collector.id,
+    };
+    const { id } = await api('POST', '/transactions/expenses', body);
+    await api('PUT', `/transactions/expenses/${id}`, { ...body, amount: '120.00' });
+    await app.syncToHead();
+    const plain = await api('GET', `/reports/ledger/Collector/${collector.id}`);
+    const trail = await api('GET', `/reports/ledger/Collector/${collector.id}?corrections=true`);
+    const ofExpense = (l: { record: { id: string } }) => l.record.id === id;
+    expect(plain.transactions.filter(ofExpense)).toHaveLength(1);
+    expect(
+      trail.transactions
+        .filter(ofExpense)
+        .map((l: Line & { correction: { state: string } }) => l.correction.state),
+    ).toEqual(['superseded', 'reversal', 'amended']);
+
+    await page.goto(url(`/reports/ledger/Collector/${collector.id}`));
+    const table = page.getByRole('table', { name: `Ledger of ${collector.name}` });
+    const rows = table.getByRole('row').filter({ hasText: 'Generator diesel' });
+    await expect.poll(() => rows.count()).toBe(1);
+    const toggle = page.getByRole('switch', { name: 'Show corrections' });
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(new URL(page.url()).searchParams.get('corrections')).toBe('1');
+    const lines = trail.transactions.filter(ofExpense);
+    for (const [i, tag] of ['Replaced', 'Reversal', 'Amended'].entries()) {
+      const row = rows.nth(i);
+      expect(await row.textContent()).toContain(`${tag}${lines[i].particulars}`);
+      expect(await row.getAttribute('data-dim')).toBe(tag === 'Amended' ? null : 'true');
+    }
+    await page.keyboard.press('Space');
+    await expect.poll(() => rows.count()).toBe(1);
+  });
+
+  it('screenshots of the screens with money tables, at 1366 and 390 px, both themes', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const screens: [string, string, string][] = [
+      ['ledger', `/reports/ledger/Collector/${collector.id}?corrections=1`, `Ledger of ${collector.name}`],
+      [
+        'daywise',
+        `/financials/daywise-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}`,
+        'Day-wise report',
+      ],
+      [
+        'cashbook',
+        `/financials/cashbook-report?tab=${city.id}&startDate=2000-01-01&endDate=${day}&entity=Collector.${collector.id}&corrections=1`,
+        'Cashbook',
+      ],
+      ['balances', '/reports/balances', 'Funders balances'],
+      ['payments', `/reports/payments?tab=${city.id}`, 'Payments'],
+      ['funders', '/masters/funders', 'Funders'],
+    ];
+    try {
+      for (const theme of ['dark', 'light'] as const) {
+        await page.setViewportSize({ width: 1366, height: 900 });
+        if (theme === 'light') await page.getByRole('switch', { name: 'Dark mode' }).click();
+        for (const width of [1366, 390]) {
+          await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+          for (const [name, path, table] of screens) {
+            await page.goto(url(path));
+            await page.getByRole('table', { name: table }).getByRole('row').nth(1).waitFor();
+            await page.screenshot({ path: join(SHOTS, `money-${name}-${width}-${theme}.png`) });
+          }
+        }
+      }
+      await page.getByRole('switch', { name: 'Dark mode' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 240_000);
+});

@@ -16,6 +16,8 @@ import { ChevronDownRegular, ChevronLeftRegular, ChevronRightRegular } from '@fl
 import { Fragment, useId, useState } from 'react';
 
 import type { DataTableProps } from './data-table.tsx';
+import { useNarrow } from './narrow.ts';
+import { cardRole, RowCard } from './row-card.tsx';
 
 const useStyles = makeStyles({
   wrap: { overflowX: 'auto', width: '100%' },
@@ -31,6 +33,15 @@ const useStyles = makeStyles({
   empty: { padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
   expanded: { backgroundColor: tokens.colorNeutralBackground2 },
   rotate: { transform: 'rotate(-90deg)' },
+  cards: { width: '100%', tableLayout: 'fixed' },
+  hidden: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
 });
 
 /** Loaded with the first table on screen (see data-table.tsx). */
@@ -45,7 +56,9 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
       else n.add(key);
       return n;
     });
-  const span = props.columns.length + (props.expanded ? 1 : 0);
+  const narrow = useNarrow();
+  const cards = !!props.cards && narrow;
+  const span = cards ? 1 : props.columns.length + (props.expanded ? 1 : 0);
   const p = props.paging;
   const first = p && p.totalItems > 0 ? (p.page - 1) * p.pageSize + 1 : 0;
   const last = p ? Math.min(p.totalItems, p.page * p.pageSize) : 0;
@@ -55,18 +68,22 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
         {/* Columns sized to their content, and wide enough for them: on a phone the table scrolls rather than overlapping text. */}
         <Table
           aria-label={props.label}
-          className={styles.table}
-          style={{ minWidth: `${Math.max(560, span * 96)}px`, tableLayout: 'auto' }}
+          className={cards ? styles.cards : styles.table}
+          style={cards ? undefined : { minWidth: `${Math.max(560, span * 96)}px`, tableLayout: 'auto' }}
           size="small"
         >
-          <TableHeader>
+          <TableHeader className={cards ? styles.hidden : undefined}>
             <TableRow>
               {props.expanded ? <TableHeaderCell style={{ width: '44px' }} aria-label="Expand" /> : null}
-              {props.columns.map((c) => (
-                <TableHeaderCell key={c.key} style={c.width ? { width: c.width } : undefined}>
-                  {c.header}
-                </TableHeaderCell>
-              ))}
+              {cards ? (
+                <TableHeaderCell>{props.label}</TableHeaderCell>
+              ) : (
+                props.columns.map((c) => (
+                  <TableHeaderCell key={c.key} style={c.width ? { width: c.width } : undefined}>
+                    {c.header}
+                  </TableHeaderCell>
+                ))
+              )}
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -86,25 +103,44 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
               props.rows.map((row) => {
                 const key = props.rowKey(row);
                 const isOpen = open.has(key);
+                const expander = props.expanded ? (
+                  <Button
+                    appearance="subtle"
+                    size="small"
+                    aria-expanded={isOpen}
+                    aria-label={isOpen ? 'Collapse row' : 'Expand row'}
+                    icon={<ChevronDownRegular className={isOpen ? undefined : styles.rotate} />}
+                    onClick={() => toggle(key)}
+                  />
+                ) : null;
                 return (
                   <Fragment key={key}>
-                    <TableRow>
-                      {props.expanded ? (
+                    {cards ? (
+                      <TableRow>
                         <TableCell>
-                          <Button
-                            appearance="subtle"
-                            size="small"
-                            aria-expanded={isOpen}
-                            aria-label={isOpen ? 'Collapse row' : 'Expand row'}
-                            icon={<ChevronDownRegular className={isOpen ? undefined : styles.rotate} />}
-                            onClick={() => toggle(key)}
+                          <RowCard
+                            cells={[
+                              ...props.columns.map((c, i) => ({
+                                key: c.key,
+                                label: c.header,
+                                role: cardRole(c, i),
+                                value: c.render(row),
+                              })),
+                              ...(expander
+                                ? [{ key: '#expand', label: '', role: 'action' as const, value: expander }]
+                                : []),
+                            ]}
                           />
                         </TableCell>
-                      ) : null}
-                      {props.columns.map((c) => (
-                        <TableCell key={c.key}>{c.render(row)}</TableCell>
-                      ))}
-                    </TableRow>
+                      </TableRow>
+                    ) : (
+                      <TableRow>
+                        {expander ? <TableCell>{expander}</TableCell> : null}
+                        {props.columns.map((c) => (
+                          <TableCell key={c.key}>{c.render(row)}</TableCell>
+                        ))}
+                      </TableRow>
+                    )}
                     {props.expanded && isOpen ? (
                       <TableRow className={styles.expanded}>
                         <TableCell colSpan={span}>{props.expanded(row)}</TableCell>

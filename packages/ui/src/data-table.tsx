@@ -1,5 +1,6 @@
 import { Spinner } from '@fluentui/react-components';
 import { lazy, type ReactNode, Suspense } from 'react';
+import type { CardRole } from './row-card.tsx';
 
 /** The default page-size options (spec section 9); screens pass their own where the spec says so. */
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -10,6 +11,8 @@ export interface Column<T> {
   render(row: T): ReactNode;
   /** A narrow column (actions, toggles). */
   width?: string;
+  /** Its place when the row is a card (`cards`, on a phone): the first column is the title, others details. */
+  card?: CardRole;
 }
 
 export interface DataTableProps<T> {
@@ -30,6 +33,11 @@ export interface DataTableProps<T> {
   };
   /** Expandable rows: what an expanded row shows. */
   expanded?(row: T): ReactNode;
+  /**
+   * On a phone (below 600 px) each row is a card: title, details, the amounts labelled beneath
+   * (`Column.card`), actions; so a list that carries money needs no sideways scrolling.
+   */
+  cards?: boolean;
 }
 
 /** A list's paging for its table, from its URL state (`useListState`) and the server's count. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText, readXlsx } from '../../reports-worker/src/testing/readers.ts';
 import { expectRebuildIdentical } from './testing/books.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
@@ -156,6 +157,30 @@ describe.each(TEST_STORAGES)('a ledger after edits and deletes [%s]', (storage) 
     );
     expect(trail.length).toBe(5);
     expect((await t.call('GET', `/reports/ledger/Funder/${ids.dev}?corrections=maybe`)).status).toBe(400);
+  });
+
+  it('the PDF and Excel of a ledger carry the trail only when asked, as the screen does (issue #25, item 8)', async () => {
+    const file = async (format: 'pdf' | 'xlsx', query: string) => {
+      const res = await fetch(
+        `${t.bahi.url}/api/reports/ledger/Funder/${ids.dev}/download/${format}${query}`,
+        {
+          headers: { authorization: `Bearer ${t.token}` },
+        },
+      );
+      expect(res.status, `${format}${query}`).toBe(200);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (format === 'pdf') return pdfText(body);
+      const texts: string[] = [];
+      (await readXlsx(body)).eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+      return texts.join('\n');
+    };
+    for (const format of ['pdf', 'xlsx'] as const) {
+      const plain = await file(format, '');
+      const trail = await file(format, '?corrections=true');
+      expect(plain, format).not.toContain('Reversal of Purchase');
+      expect(trail, format).toContain('Reversal of Purchase: 57.0000 Cumin');
+      expect(trail, format).toContain('Reversal of Purchase: 10.0000 Cumin');
+    }
   });
 
   it('a rebuild gives the same lines', async () => {

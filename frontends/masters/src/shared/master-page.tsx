@@ -70,6 +70,7 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
     {
       key: 'actions',
       header: 'Actions',
+      card: 'action',
       width: props.rowAction ? '200px' : '100px',
       render: (item) => (
         <RowActions name={item.name} onEdit={() => setEditing(item)} onDelete={() => del.ask(item)}>
@@ -105,6 +106,7 @@ export function MasterPage<T extends { id: string; name: string }>(props: Master
         rowKey={(item) => item.id}
         loading={query.isPending}
         emptyText={props.emptyText}
+        cards
         paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
       <Suspense fallback={null}>

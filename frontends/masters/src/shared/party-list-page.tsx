@@ -27,12 +27,14 @@ export { Amount } from '@bahi/ui/screen';
 export const openingColumn = (kind: PartyKind): Column<Party> => ({
   key: 'opening',
   header: 'Opening Balance',
+  card: 'figure',
   render: (p) => <Amount value={p.opening_balance} currency={partyCurrency(p, kind)} />,
 });
 
 export const currentColumn = (kind: PartyKind): Column<Party> => ({
   key: 'current',
   header: 'Current Balance',
+  card: 'figure',
   render: (p) => <Amount value={currentBalance(p)} currency={partyCurrency(p, kind)} />,
 });
 

@@ -1,3 +1,4 @@
+import { CARD_ROW_HEIGHT, type CardRole, cardRole, RowCard, useNarrow } from '@bahi/ui';
 import { makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MARK_TEXT, type Mark } from './compare.ts';
@@ -9,6 +10,8 @@ export interface VColumn<T> {
   /** Amount columns: right-aligned, tabular figures. */
   numeric?: boolean;
   width?: string;
+  /** Its place on a phone's card (`RowCard`): amounts are figures, the first column the title. */
+  card?: CardRole;
 }
 
 /** Rows are one line high, always: the window of rows on screen is computed from the scroll. */
@@ -64,6 +67,20 @@ const useStyles = makeStyles({
   changed: { backgroundColor: tokens.colorPaletteYellowBackground1 },
   removed: { backgroundColor: tokens.colorPaletteRedBackground1 },
   gone: { textDecorationLine: 'line-through', color: tokens.colorNeutralForeground3 },
+  dim: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
+  cards: { tableLayout: 'fixed' },
+  cardCell: {
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke3}`,
+  },
+  hidden: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
 });
 
 /**
@@ -82,10 +99,26 @@ export function VirtualTable<T>(props: {
   marks?: Map<string, Mark>;
   /** Rows A had that the report shown lacks (Compare): shown struck through, after the rest. */
   gone?: T[];
-  /** Totals, below the rows. */
-  footer?: { label: string; cells: Record<string, ReactNode> }[];
+  /** Totals, below the rows; `labels` names a figure on a phone's card where its column's header would not. */
+  footer?: { label: string; cells: Record<string, ReactNode>; labels?: Record<string, string> }[];
+  /** Rows shown muted (a correction's lines, issue #25): their words say what they are. */
+  dim?(row: T): boolean;
 }) {
   const styles = useStyles();
+  // On a phone each row is a card of a fixed height: its title line and its labelled amounts.
+  const cards = useNarrow();
+  const rowHeight = cards ? CARD_ROW_HEIGHT : ROW_HEIGHT;
+  const card = (values: (c: VColumn<T>) => ReactNode, labels?: Record<string, string>) => (
+    <RowCard
+      compact
+      cells={props.columns.map((c, i) => ({
+        key: c.key,
+        label: labels?.[c.key] ?? c.header,
+        role: cardRole(c, i),
+        value: values(c),
+      }))}
+    />
+  );
   const scroller = useRef<HTMLElement>(null);
   const [top, setTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -106,9 +139,9 @@ export function VirtualTable<T>(props: {
   }, []);
   const gone = props.gone ?? [];
   const all = props.rows.length + gone.length;
-  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(all, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
-  const span = props.columns.length;
+  const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
+  const last = Math.min(all, Math.ceil((top + height) / rowHeight) + OVERSCAN);
+  const span = cards ? 1 : props.columns.length;
   const cell = (c: VColumn<T>) => mergeClasses(styles.td, c.numeric && styles.numeric);
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
@@ -120,15 +153,20 @@ export function VirtualTable<T>(props: {
       <tr
         key={isGone ? `gone:${key}` : key}
         aria-rowindex={i + 2}
-        className={mergeClasses(mark && styles[mark], isGone && styles.gone)}
+        className={mergeClasses(mark && styles[mark], isGone && styles.gone, props.dim?.(row) && styles.dim)}
         title={mark ? MARK_TEXT[mark] : undefined}
         data-mark={mark}
+        data-dim={props.dim?.(row) || undefined}
       >
-        {props.columns.map((c) => (
-          <td key={c.key} className={cell(c)}>
-            {c.render(row)}
-          </td>
-        ))}
+        {cards ? (
+          <td className={styles.cardCell}>{card((c) => c.render(row))}</td>
+        ) : (
+          props.columns.map((c) => (
+            <td key={c.key} className={cell(c)}>
+              {c.render(row)}
+            </td>
+          ))
+        )}
       </tr>,
     );
   }
@@ -142,14 +180,14 @@ export function VirtualTable<T>(props: {
       aria-label={`${props.label}, scrollable`}
     >
       <table
-        className={styles.table}
+        className={mergeClasses(styles.table, cards && styles.cards)}
         aria-label={props.label}
         aria-rowcount={all + 1}
-        style={{ minWidth: `${Math.max(560, span * 110)}px` }}
+        style={cards ? undefined : { minWidth: `${Math.max(560, span * 110)}px` }}
       >
-        <thead>
+        <thead className={cards ? styles.hidden : undefined}>
           <tr aria-rowindex={1}>
-            {props.columns.map((c) => (
+            {(cards ? [{ key: 'card', header: props.label } as VColumn<T>] : props.columns).map((c) => (
               <th
                 key={c.key}
                 scope="col"
@@ -176,27 +214,32 @@ export function VirtualTable<T>(props: {
             </tr>
           ) : (
             <>
-              {first > 0 ? <tr aria-hidden style={{ height: `${first * ROW_HEIGHT}px` }} /> : null}
+              {first > 0 ? <tr aria-hidden style={{ height: `${first * rowHeight}px` }} /> : null}
               {rows}
-              {last < all ? <tr aria-hidden style={{ height: `${(all - last) * ROW_HEIGHT}px` }} /> : null}
+              {last < all ? <tr aria-hidden style={{ height: `${(all - last) * rowHeight}px` }} /> : null}
             </>
           )}
         </tbody>
         {props.footer && all > 0 ? (
           <tfoot>
-            {props.footer.map((f, i) => (
-              <tr key={f.label}>
-                {props.columns.map((c, j) => (
-                  <td
-                    key={c.key}
-                    className={mergeClasses(cell(c), styles.foot)}
-                    style={{ bottom: `${(props.footer!.length - 1 - i) * ROW_HEIGHT}px` }}
-                  >
-                    {j === 0 ? f.label : f.cells[c.key]}
-                  </td>
-                ))}
-              </tr>
-            ))}
+            {props.footer.map((f, i) => {
+              const bottom = { bottom: `${(props.footer!.length - 1 - i) * rowHeight}px` };
+              return (
+                <tr key={f.label}>
+                  {cards ? (
+                    <td className={mergeClasses(styles.cardCell, styles.foot)} style={bottom}>
+                      {card((c) => (c === props.columns[0] ? f.label : (f.cells[c.key] ?? '')), f.labels)}
+                    </td>
+                  ) : (
+                    props.columns.map((c, j) => (
+                      <td key={c.key} className={mergeClasses(cell(c), styles.foot)} style={bottom}>
+                        {j === 0 ? f.label : f.cells[c.key]}
+                      </td>
+                    ))
+                  )}
+                </tr>
+              );
+            })}
           </tfoot>
         ) : null}
       </table>

@@ -44,12 +44,14 @@ const columnsFor = (kind: PartyKind, before?: Map<string, Party>): Column<Party>
   {
     key: 'opening',
     header: 'Opening Balance',
+    card: 'figure',
     render: (p) => <Amount value={p.opening_balance} currency={partyCurrency(p, kind)} />,
   },
   {
     // opening_balance + balance.amount, added as decimal text (never a JS number).
     key: 'current',
     header: 'Current Balance',
+    card: 'figure',
     render: (p) => <Amount value={currentBalance(p)} currency={partyCurrency(p, kind)} />,
   },
   ...(before
@@ -58,6 +60,7 @@ const columnsFor = (kind: PartyKind, before?: Map<string, Party>): Column<Party>
           // Compare: each balance's difference from the moment compared with.
           key: 'change',
           header: 'Change since',
+          card: 'figure' as const,
           render: (p: Party) => {
             const then = before.get(p.id);
             if (!then) return 'New since';
@@ -139,6 +142,7 @@ export function BalancesPage() {
         rowKey={(p) => p.id}
         loading={query.isPending}
         emptyText={emptyText(tab.value)}
+        cards
         paging={listPaging(list, rows?.totalItems ?? 0, PAGE_SIZES)}
       />
     </Page>

@@ -13,6 +13,8 @@ export interface CashbookParams {
   entity_id: string;
   asOf?: string;
   knownAt?: string;
+  /** 'true': every line of every correction (the trail); left out, each record once. */
+  corrections?: 'true';
 }
 
 /** GET /reports/cashbook-report: fetched only with both dates (spec section 5) and an entity. */

@@ -4,6 +4,7 @@ import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
+import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
 import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
@@ -59,6 +60,7 @@ export function CashbookPage() {
   const collectors = useQuery(cityCollectorsQuery(cityId));
   const godowns = useQuery(allGodownsQuery());
   const tt = useTimeTravel();
+  const corrections = useCorrections();
   const f = filters.applied;
   const [entityType = '', entityId = ''] = f.entity.split('.');
   const params = {
@@ -67,6 +69,7 @@ export function CashbookPage() {
     city_id: cityId,
     entity_type: entityType,
     entity_id: entityId,
+    ...corrections.query,
     ...tt.at,
   };
   const query = useQuery(cashbookQuery(params));
@@ -83,15 +86,32 @@ export function CashbookPage() {
     (r) => r.cash_in,
     (r) => r.cash_out,
   );
+  // The cash account's currency: each line says it; with none yet, a godown's is INR, a collector's its city's.
+  const currency =
+    rows[0]?.currency ??
+    (entityType === 'Godown' ? 'INR' : (cities.data?.find((c) => c.id === cityId)?.currency_name ?? ''));
+  const inCurrency = (header: string) => (currency ? `${header} (${currency})` : header);
   const columns: VColumn<CashbookRow>[] = [
     { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
     {
       key: 'particulars',
       header: 'Particulars',
-      render: (r) => <RecordLink text={r.particulars} date={r.date} record={r.record} onOpen={openRecord} />,
+      render: (r) => (
+        <Particulars correction={r.correction}>
+          {(className) => (
+            <RecordLink
+              text={r.particulars}
+              date={r.date}
+              record={r.record}
+              onOpen={openRecord}
+              className={className}
+            />
+          )}
+        </Particulars>
+      ),
     },
-    { key: 'in', header: 'Cash In', numeric: true, render: (r) => cash(r.cash_in) },
-    { key: 'out', header: 'Cash Out', numeric: true, render: (r) => cash(r.cash_out) },
+    { key: 'in', header: inCurrency('Cash In'), numeric: true, render: (r) => cash(r.cash_in) },
+    { key: 'out', header: inCurrency('Cash Out'), numeric: true, render: (r) => cash(r.cash_out) },
   ];
   if (compared) columns.push(changeColumn(compared, (r) => r.key));
   const pickerError = collectors.isError || godowns.isError;
@@ -153,6 +173,7 @@ export function CashbookPage() {
         <Button appearance="primary" onClick={() => filters.apply()}>
           Apply
         </Button>
+        <CorrectionsSwitch corrections={corrections} />
       </FilterBar>
       <TimeTravelBar tt={tt} />
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch cashbook report.') : null} />
@@ -174,10 +195,12 @@ export function CashbookPage() {
           emptyText="No cash transactions found for the selected filters."
           marks={compared?.marks}
           gone={compared?.gone}
+          dim={isCorrected}
           footer={[
             { label: 'Total', cells: { in: cash(sum.in), out: cash(sum.out) } },
             {
               label: 'Net Total',
+              labels: { in: inCurrency('Net') },
               cells: {
                 in: (
                   <span className={sum.net.startsWith('-') ? styles.negative : styles.positive}>

@@ -1,5 +1,5 @@
 import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
-import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
+import { compareDecimal, DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
 import { Button, Field, Input, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
@@ -88,6 +88,11 @@ export function DaywisePage() {
     (r) => (r.type === 'Income' ? r.amount : '0'),
     (r) => (r.type === 'Expense' ? r.amount : '0'),
   );
+  // Amounts are INR at each record's rate. On a city tab whose currency is not INR, a record
+  // entered in that currency (a collector's) also shows what was entered; one entered in INR (a
+  // godown's) has the same figure twice and shows it once.
+  const local = cities.data?.find((c) => c.id === cityId)?.currency_name;
+  const entered = local && local !== 'INR' ? local : undefined;
   const columns: VColumn<DaywiseRow>[] = [
     { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
     {
@@ -98,17 +103,24 @@ export function DaywisePage() {
     { key: 'remarks', header: 'Remarks', render: (r) => r.remarks ?? '' },
     {
       key: 'income',
-      header: 'Income',
+      header: 'Income (INR)',
       numeric: true,
       render: (r) => (r.type === 'Income' ? formatAmount(r.amount) : ''),
     },
     {
       key: 'expense',
-      header: 'Expense',
+      header: 'Expense (INR)',
       numeric: true,
       render: (r) => (r.type === 'Expense' ? formatAmount(r.amount) : ''),
     },
   ];
+  if (entered)
+    columns.push({
+      key: 'entered',
+      header: `Entered (${entered})`,
+      numeric: true,
+      render: (r) => (compareDecimal(r.amount_entered, r.amount) === 0 ? '' : formatAmount(r.amount_entered)),
+    });
   if (compared) columns.push(changeColumn(compared, keyOf));
   const netClass = sum.net.startsWith('-') ? styles.negative : styles.positive;
   const ready = !!(f.startDate && f.endDate && cityId);
@@ -178,6 +190,7 @@ export function DaywisePage() {
             },
             {
               label: 'Net Total',
+              labels: { income: 'Net (INR)' },
               cells: {
                 income: (
                   <span className={mergeClasses(netClass)} data-testid="net-total">

@@ -15,6 +15,8 @@ export interface LedgerParams {
   endDate?: string;
   asOf?: string;
   knownAt?: string;
+  /** 'true': every line of every correction (the trail); left out, each record once. */
+  corrections?: 'true';
 }
 
 /** GET /reports/ledger/{type}/{id}: opening, lines with the running balance, closing. */

@@ -1,6 +1,6 @@
 import { mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ledger, LedgerLine } from './api.ts';
 import { LedgerPage } from './ledger-page.tsx';
 
@@ -111,7 +111,7 @@ describe('Ledger (spec section 2; issue #15)', () => {
     const table = screen.getByRole('table', { name: 'Ledger of Kabir' });
     const rows = within(table).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
-      'DateParticularsTypeDebitCreditBalance',
+      'DateParticularsTypeDebit (AED)Credit (AED)Balance (AED)',
       '15 Oct 2026ExpenseCredit0.005.0095.00',
       '1 Nov 2026ExpenseCredit0.0010.0085.00',
     ]);
@@ -183,5 +183,105 @@ describe('Ledger (spec section 2; issue #15)', () => {
     mockApi(() => ({ status: 500, body: {} }));
     open();
     expect(await screen.findByText('Failed to fetch ledger for Collector.')).toBeTruthy();
+  });
+});
+
+describe('Ledger: Show corrections (issue #25, item 8)', () => {
+  const PURCHASE: LedgerLine['record'] = { type: 'Purchase', id: '66666666-6666-4666-8666-666666666666' };
+  const edit = { action: 'edited' as const, at: '2026-11-25T09:00:00.000Z', by: 'Asha' };
+  // Each record once: the purchase at its current figures.
+  const PLAIN = ledger(
+    [
+      line({
+        key: '9.1',
+        record: PURCHASE,
+        particulars: 'Purchase: 60.0000 Turmeric (edited)',
+        credit: '18720.00',
+        balance: '18720.00',
+        correction: { state: 'amended', ...edit },
+      }),
+    ],
+    { openingBalance: '0.00', totalCredit: '18720.00' },
+  );
+  // The trail: the original, its reversal, the amended line.
+  const TRAIL = ledger(
+    [
+      line({
+        key: '3.1',
+        record: PURCHASE,
+        particulars: 'Purchase: 57.0000 Turmeric - edited on 25 Nov 2026',
+        credit: '17784.00',
+        balance: '17784.00',
+        correction: { state: 'superseded', ...edit },
+      }),
+      line({
+        key: '9.0',
+        record: PURCHASE,
+        type: 'Debit',
+        particulars: 'Reversal of Purchase: 57.0000 Turmeric - edit of 25 Nov 2026 by Asha',
+        debit: '17784.00',
+        credit: '0.00',
+        balance: '0.00',
+        correction: { state: 'reversal', ...edit },
+      }),
+      PLAIN.transactions[0]!,
+    ],
+    { openingBalance: '0.00', totalDebit: '17784.00', totalCredit: '36504.00' },
+  );
+
+  beforeEach(() => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:bahi/1'), revokeObjectURL: vi.fn() }),
+    );
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('asks for the trail when switched on (URL, screen, PDF), marks the corrected lines and hides them again', async () => {
+    const api = mockApi((call) => {
+      if (call.path === '/masters/cities') return { body: { data: [CITY], totalItems: 1 } };
+      if (call.path === `/reports/ledger/Collector/${ID}`)
+        return { body: call.query.get('corrections') === 'true' ? TRAIL : PLAIN };
+      if (call.path === `/reports/ledger/Collector/${ID}/download/pdf`)
+        return { file: '%PDF', headers: { 'content-type': 'application/pdf' } };
+      return undefined;
+    });
+    open();
+    const where = () => screen.getByTestId('where').textContent;
+    const table = await screen.findByRole('table', { name: 'Ledger of Kabir' });
+    const bodyRows = () => within(table).getAllByRole('row').slice(1);
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(bodyRows()[0]!.textContent).toBe(
+      '1 Nov 2026AmendedPurchase: 60.0000 Turmeric (edited)Credit0.0018,720.0018,720.00',
+    );
+    expect(within(table).getAllByRole('row')[0]!.textContent).toBe(
+      'DateParticularsTypeDebit (AED)Credit (AED)Balance (AED)',
+    );
+
+    const toggle = screen.getByRole('switch', { name: 'Show corrections' });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    toggle.focus();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+    expect(where()).toBe(`/reports/ledger/Collector/${ID}?corrections=1`);
+    const asked = api.calls.filter((c) => c.path === `/reports/ledger/Collector/${ID}`).at(-1)!;
+    expect(asked.query.get('corrections')).toBe('true');
+    // Every line as the API gives it, each correction tagged; those that no longer count muted.
+    expect(bodyRows().map((r) => [r.textContent, r.getAttribute('data-dim')])).toEqual([
+      [`1 Nov 2026Replaced${TRAIL.transactions[0]!.particulars}Credit0.0017,784.0017,784.00`, 'true'],
+      [`1 Nov 2026Reversal${TRAIL.transactions[1]!.particulars}Debit17,784.000.000.00`, 'true'],
+      [`1 Nov 2026Amended${PLAIN.transactions[0]!.particulars}Credit0.0018,720.0018,720.00`, null],
+    ]);
+
+    // The file follows the screen's choice.
+    fireEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
+    await screen.findByText('Download started successfully!');
+    const file = api.calls.find((c) => c.path.endsWith('/download/pdf'))!;
+    expect(file.query.get('corrections')).toBe('true');
+
+    fireEvent.click(toggle);
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(where()).toBe(`/reports/ledger/Collector/${ID}`);
   });
 });

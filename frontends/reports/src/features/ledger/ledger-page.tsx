@@ -13,6 +13,7 @@ import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
+import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
 import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { SummaryCards } from '../../shared/summary-cards.tsx';
@@ -29,7 +30,6 @@ const LIST: Record<LedgerType, { path: string; label: string }> = {
 
 const useStyles = makeStyles({
   crumbs: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
-  line: { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
 /** A ledger with nothing in it: what was known of a party before it was recorded. */
@@ -62,19 +62,22 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
   const filters = useAppliedFilters({ startDate: '', endDate: '' });
   const dates = filters.applied;
   const tt = useTimeTravel();
+  const corrections = useCorrections();
   const params = useMemo(
     () => ({
       ...(dates.startDate ? { startDate: dates.startDate } : {}),
       ...(dates.endDate ? { endDate: dates.endDate } : {}),
+      ...corrections.query,
       ...tt.at,
     }),
-    [dates.startDate, dates.endDate, tt.at],
+    [dates.startDate, dates.endDate, tt.at, corrections.query],
   );
   const query = useQuery(ledgerQuery(type, id, params));
   const baseline = useQuery({
     ...ledgerQuery(type, id, {
       ...(dates.startDate ? { startDate: dates.startDate } : {}),
       ...(dates.endDate ? { endDate: dates.endDate } : {}),
+      ...corrections.query,
       ...(tt.baseline ?? { knownAt: '' }),
     }),
     enabled: !!tt.baseline,
@@ -86,7 +89,9 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
   const unknownThen = baseline.isError && baseline.error instanceof ApiError && baseline.error.status === 404;
   const then = tt.baseline ? (unknownThen && ledger ? emptyLedger(ledger) : baseline.data) : undefined;
   const city = cities.data?.find((c) => c.id === ledger?.entity.city_id);
-  const currency = type === 'Godown' ? 'INR' : (city?.currency_name ?? '');
+  // Every amount of a ledger is in its account's currency (the API says which).
+  const currency = ledger?.entity.currency ?? (type === 'Godown' ? 'INR' : (city?.currency_name ?? ''));
+  const inCurrency = (header: string) => (currency ? `${header} (${currency})` : header);
   const lines = ledger?.transactions ?? [];
   const compared = useMemo(
     () => (then ? markJournalLines(lines, then.transactions) : undefined),
@@ -98,19 +103,29 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
       key: 'particulars',
       header: 'Particulars',
       render: (l) => (
-        <RecordLink
-          text={l.particulars}
-          date={l.date}
-          record={l.record}
-          onOpen={openRecord}
-          className={styles.line}
-        />
+        <Particulars correction={l.correction}>
+          {(className) => (
+            <RecordLink
+              text={l.particulars}
+              date={l.date}
+              record={l.record}
+              onOpen={openRecord}
+              className={className}
+            />
+          )}
+        </Particulars>
       ),
     },
-    { key: 'type', header: 'Type', render: (l) => l.type },
-    { key: 'debit', header: 'Debit', numeric: true, render: (l) => formatAmount(l.debit) },
-    { key: 'credit', header: 'Credit', numeric: true, render: (l) => formatAmount(l.credit) },
-    { key: 'balance', header: 'Balance', numeric: true, render: (l) => formatAmount(l.balance) },
+    // On a phone's card the Debit and Credit figures say it.
+    { key: 'type', header: 'Type', card: 'hide', render: (l) => l.type },
+    { key: 'debit', header: inCurrency('Debit'), numeric: true, render: (l) => formatAmount(l.debit) },
+    { key: 'credit', header: inCurrency('Credit'), numeric: true, render: (l) => formatAmount(l.credit) },
+    {
+      key: 'balance',
+      header: inCurrency('Balance'),
+      numeric: true,
+      render: (l) => formatAmount(l.balance),
+    },
   ];
   if (compared) columns.push(changeColumn(compared, (l) => l.key));
   const list = LIST[type];
@@ -148,6 +163,7 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
         <Button appearance="primary" onClick={() => filters.apply()}>
           Apply Filter
         </Button>
+        <CorrectionsSwitch corrections={corrections} />
       </FilterBar>
       <TimeTravelBar tt={tt} />
       <ErrorAlert
@@ -184,6 +200,7 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
         emptyText="No data found."
         marks={compared?.marks}
         gone={compared?.gone}
+        dim={isCorrected}
       />
       <RecordDrilldown />
     </Page>

@@ -29,6 +29,7 @@ const columns = (cityCurrency: string): Column<PaymentRow>[] => [
   {
     key: 'amount',
     header: 'Amount',
+    card: 'figure',
     // The server names the currency (INR in the INR mode, else the party's city's); the tab's
     // city's is the same, and stands in when the party is not found.
     render: (p) => <Amount value={p.amount} currency={p.currency ?? cityCurrency} />,
@@ -98,6 +99,7 @@ export function PaymentsPage() {
         rowKey={(p) => p.id}
         loading={query.isPending && (!!cityId || cities.isPending)}
         emptyText="No payments found for the selected filters."
+        cards
         paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
     </Page>

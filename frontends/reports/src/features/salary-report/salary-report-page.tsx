@@ -31,7 +31,12 @@ const columns = (currency: string): Column<SalaryRow>[] => [
   { key: 'collector', header: 'Collector (Payee)', render: (r) => r.collectorName ?? '' },
   { key: 'for', header: 'Salary For', render: salaryFor },
   // A salary is in the collector's city currency, whoever paid it (a godown pays its INR value).
-  { key: 'amount', header: 'Amount', render: (r) => <Amount value={r.amount} currency={currency} /> },
+  {
+    key: 'amount',
+    header: 'Amount',
+    card: 'figure',
+    render: (r) => <Amount value={r.amount} currency={currency} />,
+  },
   { key: 'from', header: 'Paid From', render: (r) => r.payerName ?? '' },
   { key: 'remarks', header: 'Remarks', render: (r) => r.remarks ?? r.expense?.remarks ?? '' },
 ];
@@ -126,6 +131,7 @@ export function SalaryReportPage() {
         rowKey={(r) => r.id}
         loading={query.isPending && (!!cityId || cities.isPending)}
         emptyText="No salary payments found for the selected filters."
+        cards
         paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), PAGE_SIZES)}
       />
     </Page>
