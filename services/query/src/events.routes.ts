@@ -101,9 +101,10 @@ export async function registerEventStream(
   // A user's streams share their re-reads of the user: a replay storm reads each user at most
   // once a second, not once a second per stream.
   const loaded = new Map<string, { at: number; user: Promise<AuthUser | undefined> }>();
-  const loadUser = (id: string, maxAgeMs: number) => {
+  /** The user as a read started at `notBefore` or later found them (one read shared by many). */
+  const loadUser = (id: string, notBefore: number) => {
     const hit = loaded.get(id);
-    if (hit && Date.now() - hit.at < maxAgeMs) return hit.user;
+    if (hit && hit.at >= notBefore) return hit.user;
     const user = deps.loadUser(id);
     loaded.set(id, { at: Date.now(), user });
     user.catch(() => loaded.delete(id));
@@ -125,12 +126,15 @@ export async function registerEventStream(
       },
     },
     async (request, reply) => {
+      const arrived = Date.now();
       const token = sessionToken(request);
       if (!token) throw new HttpError(401, 'You are not signed in.');
       // A token that does not verify is an InvalidTokenError: the error handler's 401.
       const claims = await deps.tokens.verify(token);
       const userId = claims.userId;
-      const user = await deps.loadUser(userId);
+      // A read of the user that started after this request arrived may be shared: reconnecting
+      // tabs of one user read them once, and still see any change made before they asked.
+      const user = await loadUser(userId, arrived);
       const refusal = sessionRefusal(user, claims.issuedAtMs);
       if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
       const mineOpen = openStreams.get(userId) ?? 0;
@@ -170,8 +174,10 @@ export async function registerEventStream(
         }
       };
       try {
+        // "Now" is where the shared reader stands (no log query per stream): anything committed
+        // after it, this stream hears.
         await feed.start();
-        const head = await deps.eventStore.headPosition();
+        const head = feed.position;
         const last = reply.sse.lastEventId;
         const asked = last && /^\d{1,19}$/.test(last) ? BigInt(last) : head;
         // An old Last-Event-ID does not replay the whole log: it resumes MAX_REPLAY_POSITIONS
@@ -188,9 +194,9 @@ export async function registerEventStream(
         // them, or changing their password, ends a stream opened before.
         let current = user;
         let checkedAt = Date.now();
-        const stillAllowed = async (maxAgeMs: number): Promise<boolean> => {
+        const stillAllowed = async (notBefore: number): Promise<boolean> => {
           checkedAt = Date.now();
-          const fresh = await loadUser(userId, maxAgeMs);
+          const fresh = await loadUser(userId, notBefore);
           if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
             current = fresh;
             return true;
@@ -199,7 +205,7 @@ export async function registerEventStream(
           return false;
         };
         timer = setInterval(() => {
-          stillAllowed(1000).catch((error) =>
+          stillAllowed(Date.now() - 1000).catch((error) =>
             request.log.warn({ err: error }, 'event stream re-check failed'),
           );
         }, recheckMs);
@@ -219,7 +225,7 @@ export async function registerEventStream(
             const next = feed.after(position, 1)?.[0];
             if (next && ((mine(next) && next.position > checkedMine) || due)) {
               if (mine(next)) checkedMine = next.position;
-              if (!(await stillAllowed(mine(next) ? 0 : 1000))) break;
+              if (!(await stillAllowed(mine(next) ? Date.now() : Date.now() - 1000))) break;
             }
             // The app is closing: the stream ends with it.
             if (feed.closed) {

@@ -47,18 +47,27 @@ export class LiveFeed {
     this.#onError = onError;
   }
 
-  /** Starts the reader (once): from `window` positions before the head. */
+  /**
+   * Starts the reader (once): from `window` positions before the head; resolves once it has
+   * read up to the head it found, so `position` is then "now" for a stream.
+   */
   start(): Promise<void> {
     this.#starting ??= (async () => {
       const head = await this.#store.headPosition();
       this.#from = head > this.#window ? head - this.#window : 0n;
       this.#position = this.#from;
       this.#follow();
+      while (this.#position < head && !this.#closed) await this.arrival();
     })().catch((error) => {
       this.#starting = undefined;
       throw error;
     });
     return this.#starting;
+  }
+
+  /** The last position read: every committed event up to it is here (or fell out of the window). */
+  get position(): bigint {
+    return this.#position;
   }
 
   /** Positions after this one are all here (a cursor below it has fallen out of the window). */
