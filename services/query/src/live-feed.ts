@@ -161,7 +161,7 @@ function withResolvers(): { promise: Promise<void>; resolve: () => void } {
 
 /**
  * Turns for the streams' work: at most `concurrency` streams format and write a chunk at a
- * time, and the next turn starts on a later turn of the event loop (setImmediate), so the
+ * time, and every turn starts on a later turn of the event loop (setImmediate), so the
  * requests that arrived meanwhile are served between any two chunks however many streams
  * are catching up.
  */
@@ -177,7 +177,9 @@ export class Turns {
   take(): Promise<void> {
     if (this.#active < this.#concurrency) {
       this.#active++;
-      return Promise.resolve();
+      // Even a free turn starts on a later turn of the loop: a stream alone does not replay its
+      // whole window in one go, nor a stream just opened before the next request is read.
+      return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
