@@ -149,7 +149,7 @@ export async function registerEventStream(
         reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
         throw new HttpError(
           503,
-          `The server has as many live streams open as it serves (${maxOpen}). Updates will resume by themselves; try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
+          `The server has as many live streams open as it serves (${maxOpen}). Try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
         );
       }
       openStreams.set(userId, mineOpen + 1);
