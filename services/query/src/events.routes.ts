@@ -174,10 +174,10 @@ export async function registerEventStream(
         }
       };
       try {
-        // "Now" is where the shared reader stands (no log query per stream): anything committed
-        // after it, this stream hears.
+        // "Now" is the committed head, not where the shared reader stands: right after a large
+        // append the reader may still be reading it, and the window is counted from the head.
         await feed.start();
-        const head = feed.position;
+        const head = await deps.eventStore.headPosition();
         const last = reply.sse.lastEventId;
         const asked = last && /^\d{1,19}$/.test(last) ? BigInt(last) : head;
         // An old Last-Event-ID does not replay the whole log: it resumes MAX_REPLAY_POSITIONS

@@ -49,7 +49,7 @@ export class LiveFeed {
 
   /**
    * Starts the reader (once): from `window` positions before the head; resolves once it has
-   * read up to the head it found, so `position` is then "now" for a stream.
+   * read up to the head it found.
    */
   start(): Promise<void> {
     this.#starting ??= (async () => {
@@ -63,11 +63,6 @@ export class LiveFeed {
       throw error;
     });
     return this.#starting;
-  }
-
-  /** The last position read: every committed event up to it is here (or fell out of the window). */
-  get position(): bigint {
-    return this.#position;
   }
 
   /** Positions after this one are all here (a cursor below it has fallen out of the window). */
