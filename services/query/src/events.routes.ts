@@ -107,9 +107,10 @@ export async function registerEventStream(
   // A user's streams share their re-reads of the user: a replay storm reads each user at most
   // once a second, not once a second per stream.
   const loaded = new Map<string, { at: number; user: Promise<AuthUser | undefined> }>();
-  const loadUser = (id: string, maxAgeMs: number) => {
+  /** The user as a read started at `notBefore` or later found them (one read shared by many). */
+  const loadUser = (id: string, notBefore: number) => {
     const hit = loaded.get(id);
-    if (hit && Date.now() - hit.at < maxAgeMs) return hit.user;
+    if (hit && hit.at >= notBefore) return hit.user;
     const user = deps.loadUser(id);
     loaded.set(id, { at: Date.now(), user });
     user.catch(() => loaded.delete(id));
@@ -131,12 +132,15 @@ export async function registerEventStream(
       },
     },
     async (request, reply) => {
+      const arrived = Date.now();
       const token = sessionToken(request);
       if (!token) throw new HttpError(401, 'You are not signed in.');
       // A token that does not verify is an InvalidTokenError: the error handler's 401.
       const claims = await deps.tokens.verify(token);
       const userId = claims.userId;
-      const user = await deps.loadUser(userId);
+      // A read of the user that started after this request arrived may be shared: reconnecting
+      // tabs of one user read them once, and still see any change made before they asked.
+      const user = await loadUser(userId, arrived);
       const refusal = sessionRefusal(user, claims.issuedAtMs);
       if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
       const mineOpen = openStreams.get(userId) ?? 0;
@@ -151,7 +155,7 @@ export async function registerEventStream(
         reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
         throw new HttpError(
           503,
-          `The server has as many live streams open as it serves (${maxOpen}). Updates will resume by themselves; try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
+          `The server has as many live streams open as it serves (${maxOpen}). Try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
         );
       }
       openStreams.set(userId, mineOpen + 1);
@@ -176,6 +180,8 @@ export async function registerEventStream(
         }
       };
       try {
+        // "Now" is the committed head, not where the shared reader stands: right after a large
+        // append the reader may still be reading it, and the window is counted from the head.
         await feed.start();
         const head = await deps.eventStore.headPosition();
         const last = reply.sse.lastEventId;
@@ -197,9 +203,9 @@ export async function registerEventStream(
         // them, or changing their password, ends a stream opened before.
         let current = user;
         let checkedAt = Date.now();
-        const stillAllowed = async (maxAgeMs: number): Promise<boolean> => {
+        const stillAllowed = async (notBefore: number): Promise<boolean> => {
           checkedAt = Date.now();
-          const fresh = await loadUser(userId, maxAgeMs);
+          const fresh = await loadUser(userId, notBefore);
           if (!sessionRefusal(fresh, claims.issuedAtMs) && fresh) {
             current = fresh;
             return true;
@@ -208,7 +214,7 @@ export async function registerEventStream(
           return false;
         };
         timer = setInterval(() => {
-          stillAllowed(1000).catch((error) =>
+          stillAllowed(Date.now() - 1000).catch((error) =>
             request.log.warn({ err: error }, 'event stream re-check failed'),
           );
         }, recheckMs);
@@ -228,7 +234,7 @@ export async function registerEventStream(
             const next = feed.after(position, 1)?.[0];
             if (next && ((mine(next) && next.position > checkedMine) || due)) {
               if (mine(next)) checkedMine = next.position;
-              if (!(await stillAllowed(mine(next) ? 0 : 1000))) break;
+              if (!(await stillAllowed(mine(next) ? Date.now() : Date.now() - 1000))) break;
             }
             // The app is closing: the stream ends with it.
             if (feed.closed) {

@@ -47,13 +47,17 @@ export class LiveFeed {
     this.#onError = onError;
   }
 
-  /** Starts the reader (once): from `window` positions before the head. */
+  /**
+   * Starts the reader (once): from `window` positions before the head; resolves once it has
+   * read up to the head it found.
+   */
   start(): Promise<void> {
     this.#starting ??= (async () => {
       const head = await this.#store.headPosition();
       this.#from = head > this.#window ? head - this.#window : 0n;
       this.#position = this.#from;
       this.#follow();
+      while (this.#position < head && !this.#closed) await this.arrival();
     })().catch((error) => {
       this.#starting = undefined;
       throw error;
@@ -152,7 +156,7 @@ function withResolvers(): { promise: Promise<void>; resolve: () => void } {
 
 /**
  * Turns for the streams' work: at most `concurrency` streams format and write a chunk at a
- * time, and the next turn starts on a later turn of the event loop (setImmediate), so the
+ * time, and every turn starts on a later turn of the event loop (setImmediate), so the
  * requests that arrived meanwhile are served between any two chunks however many streams
  * are catching up.
  */
@@ -168,7 +172,9 @@ export class Turns {
   take(): Promise<void> {
     if (this.#active < this.#concurrency) {
       this.#active++;
-      return Promise.resolve();
+      // Even a free turn starts on a later turn of the loop: a stream alone does not replay its
+      // whole window in one go, nor a stream just opened before the next request is read.
+      return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => this.#waiting.push(resolve));
   }

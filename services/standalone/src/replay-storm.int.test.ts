@@ -124,7 +124,7 @@ describe.each(TEST_STORAGES)('replay storms [%s]', (storage) => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(((await refused.json()) as { message: string }).message).toBe(
-      `The server has as many live streams open as it serves (${CAP}). Updates will resume by themselves; try again in 30 seconds.`,
+      `The server has as many live streams open as it serves (${CAP}). Try again in 30 seconds.`,
     );
     // One closing frees its place (once the server has seen it go).
     await extra.pop()!.close();
