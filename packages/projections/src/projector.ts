@@ -134,12 +134,12 @@ function watchRebuildRequests(deps: ProjectorDeps, pollMs: number) {
           identical: report.identical,
           ms: Date.now() - started,
         };
-        if (report.identical) log?.info(fields, 'rebuild finished');
-        else
-          log?.warn(
-            { ...fields, differing: report.comparisons.filter((c) => !c.identical).map((c) => c.projection) },
-            'rebuild finished: the rebuilt read models differ from the live ones',
-          );
+        // A difference is what a rebuild is for (a damaged or outdated read model): its report
+        // on the row says where; the log says which.
+        log?.info(
+          { ...fields, differing: report.comparisons.filter((c) => !c.identical).map((c) => c.projection) },
+          'rebuild finished',
+        );
       }
     } catch (error) {
       // Recorded on the rebuild's row; the live projections are untouched.
