@@ -78,19 +78,23 @@ try {
 
   const reads: number[] = [];
   const writes: number[] = [];
-  const timed = async (into: number[], fn: () => Promise<{ status: number; body: Body }>) => {
+  const slowest: Array<{ what: string; at: number; ms: number }> = [];
+  const timed = async (into: number[], fn: () => Promise<{ status: number; body: Body }>, what = '') => {
     const t0 = performance.now();
     const res = await fn();
-    into.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    into.push(ms);
+    slowest.push({ what, at: Math.round(t0 - t00), ms: Math.round(ms) });
     if (res.status >= 300) throw new Error(`status ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
   const started = Date.now();
+  const t00 = performance.now();
   const asked = await timed(writes, () => call('POST', '/api/admin/projections/rebuild', {}));
   // Every read of the status is timed too: it is a read like any other.
   const rebuild = async () =>
     (
-      (await timed(reads, () => call('GET', '/api/admin/projections'))) as {
+      (await timed(reads, () => call('GET', '/api/admin/projections'), 'status')) as {
         rebuilds: Array<{ id: string; status: string }>;
       }
     ).rebuilds.find((r) => r.id === asked.id);
@@ -104,22 +108,25 @@ try {
   await Promise.all([
     (async () => {
       while (going()) {
-        await timed(reads, () => call('GET', `/api/reports/ledger/Collector/${collector.id}`));
+        await timed(reads, () => call('GET', `/api/reports/ledger/Collector/${collector.id}`), 'ledger');
         await pause();
       }
     })(),
     (async () => {
       while (going()) {
-        await timed(writes, () =>
-          call('POST', '/api/transactions/expenses', {
-            amount: `${10 + (i++ % 90)}.50`,
-            expense_date: '2026-11-20',
-            category: 'Rent',
-            remarks: 'during a rebuild',
-            city_id: collector.city_id,
-            paid_from_entity_type: 'Collector',
-            paid_from_entity_id: collector.id,
-          }),
+        await timed(
+          writes,
+          () =>
+            call('POST', '/api/transactions/expenses', {
+              amount: `${10 + (i++ % 90)}.50`,
+              expense_date: '2026-11-20',
+              category: 'Rent',
+              remarks: 'during a rebuild',
+              city_id: collector.city_id,
+              paid_from_entity_type: 'Collector',
+              paid_from_entity_id: collector.id,
+            }),
+          'expense',
         );
         await pause();
       }
@@ -139,8 +146,12 @@ try {
   };
   // From the request (the projector looks for one every second) to the status saying done.
   console.log(`\nrebuild ${status} ${took.toFixed(1)} s after it was asked for, over ${head} events`);
-  console.log(`read (ledger):   ${stats(reads)}`);
-  console.log(`write (expense): ${stats(writes)}`);
+  console.log(`reads (ledger, status): ${stats(reads)}`);
+  console.log(`writes (expense):       ${stats(writes)}`);
+  const worst = slowest.sort((a, b) => b.ms - a.ms).slice(0, 5);
+  console.log(
+    `slowest (sent at ms after the request): ${worst.map((w) => `${w.what} @${w.at}: ${w.ms} ms`).join(', ')}`,
+  );
   console.log(
     `machine: ${cpus()[0]?.model} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
   );
