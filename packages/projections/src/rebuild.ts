@@ -279,10 +279,16 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     quarantined = await loadQuarantined(eventStore);
     await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
     await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
-    await readDb.transaction().execute(async (tx) => {
-      await useSchema(tx, shadow);
-      for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(tx as never);
-    });
+    // On PGlite each migration in a transaction of its own, the event loop let go between them
+    // (together they held the one connection for seconds); a shadow left half made is dropped.
+    const steps = Object.keys(migrations).sort();
+    for (const batch of yielding ? steps.map((name) => [name]) : [steps]) {
+      await readDb.transaction().execute(async (tx) => {
+        await useSchema(tx, shadow);
+        for (const name of batch) await migrations[name]!.up(tx as never);
+      });
+      if (yielding) await new Promise((resolve) => setImmediate(resolve));
+    }
 
     // Indexes that only queries use are built once at the end: kept up to date row by row
     // while millions of rows arrive, they cost the rebuild most of its Postgres time.
