@@ -417,6 +417,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     if (failed) throw failed.reason;
     const comparisons = settled.map((r) => (r as PromiseFulfilledResult<ProjectionComparison>).value);
     options.onStep?.('compared and swapped');
+    // Done means cleaned up: whoever reads the row as done finds no shadow left.
+    await dropSchemas();
     const report: RebuildReport = {
       id,
       projections: chosen.map((p) => p.name),
@@ -442,8 +444,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       .catch(() => {});
     throw error;
   } finally {
-    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb).catch(() => {});
-    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb).catch(() => {});
+    await dropSchemas().catch(() => {});
     await lock!.release();
   }
 
@@ -479,6 +480,11 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         sizes.set(projection.name, Math.max(10, Math.min(batchSize, scaled, size * 2)));
       }
     };
+  }
+
+  async function dropSchemas() {
+    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb);
+    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb);
   }
 
   async function finish(projection: Projection, caughtUp: bigint): Promise<ProjectionComparison> {

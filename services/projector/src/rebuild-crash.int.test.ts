@@ -5,7 +5,7 @@ import { RebuildRefused, requestRebuild } from '@bahi/projections';
 import { openReadDb, type ReadDb } from '@bahi/read-db';
 import { createPgSqlClient, type SqlClient } from '@bahi/sql-client';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { withTestDatabase } from '../../../test/postgres.ts';
 import { freePort, type Proc, run, waitFor } from '../../../test/processes.ts';
 
@@ -97,6 +97,7 @@ describeOnPostgres('a rebuild whose projector process is killed with SIGKILL [po
 
   it('while its owner runs it, a second rebuild is refused and the running one is left alone', async () => {
     const projector = startProjector();
+    onTestFinished(() => projector.signal('SIGKILL'));
     const id = await rebuildUnderWay();
     await expect(requestRebuild(readDb, { requestedBy: 'test' })).rejects.toBeInstanceOf(RebuildRefused);
     expect((await rebuildRow(readDb, id)).status).toBe('running');
@@ -111,6 +112,7 @@ describeOnPostgres('a rebuild whose projector process is killed with SIGKILL [po
 
   it('killed mid-rebuild and started again: the rebuild is marked failed at start-up, its shadow tables dropped, and a new one runs at once', async () => {
     const first = startProjector();
+    onTestFinished(() => first.signal('SIGKILL'));
     const id = await rebuildUnderWay();
     await killed(first);
     // The debris a crash leaves: the row still says running, the shadow tables are there.
@@ -118,6 +120,7 @@ describeOnPostgres('a rebuild whose projector process is killed with SIGKILL [po
     expect((await rebuildSchemas(readDb)).length).toBeGreaterThan(0);
 
     const second = startProjector();
+    onTestFinished(() => second.signal('SIGKILL'));
     await waitFor(
       'the start-up to clean up',
       async () => ((await rebuildRow(readDb, id)).status === 'failed' ? true : undefined),
@@ -150,6 +153,7 @@ describeOnPostgres('a rebuild whose projector process is killed with SIGKILL [po
 
   it('killed mid-rebuild and not started again: any other copy asking for a rebuild finds it interrupted at once', async () => {
     const projector = startProjector();
+    onTestFinished(() => projector.signal('SIGKILL'));
     const id = await rebuildUnderWay();
     await killed(projector);
     expect((await rebuildRow(readDb, id)).status).toBe('running');
