@@ -200,7 +200,11 @@ describe.each(targets)('projection runner [%s]', (_name, setup) => {
       projection: counting,
       flushAfterMs: 1,
       resumePollMs: 50,
-      log: (message) => said.push(message),
+      log: {
+        info: (_, message) => said.push(message),
+        warn: (_, message) => said.push(message),
+        error: (_, message) => said.push(message),
+      },
     });
     restarted.start();
     await new Promise((r) => setTimeout(r, 300));

@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
-import { type Projection, typed } from './projection.ts';
+import { type Projection, type ProjectorLog, typed } from './projection.ts';
 import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
 
 export interface ProjectionRunnerOptions {
@@ -13,7 +13,7 @@ export interface ProjectionRunnerOptions {
   flushAfterMs?: number;
   /** How often a projection stopped by a failure looks whether it has been resumed. */
   resumePollMs?: number;
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Pick<ProjectorLog, 'info' | 'warn' | 'error'>;
 }
 
 const IDLE = Symbol('idle');
@@ -88,18 +88,17 @@ export class ProjectionRunner {
         if (this.#abort.signal.aborted) return;
         if (error instanceof ApplyFailed) {
           // Stopped, visibly, until an operator resumes it (or a rebuild replaces it).
-          this.#options.log?.('projection stopped', { projection: this.name, error: String(error) });
+          this.#options.log?.error({ projection: this.name, error: String(error) }, 'projection stopped');
           await this.#waitForResume();
           if (this.#abort.signal.aborted) return;
-          this.#options.log?.('projection resumed', { projection: this.name });
+          this.#options.log?.info({ projection: this.name }, 'projection resumed');
           backoff = 100;
           continue;
         }
-        this.#options.log?.('projection interrupted; retrying', {
-          projection: this.name,
-          error: String(error),
-          retryInMs: backoff,
-        });
+        this.#options.log?.warn(
+          { projection: this.name, error: String(error), retryInMs: backoff },
+          'projection interrupted; retrying',
+        );
         await sleep(backoff, this.#abort.signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }

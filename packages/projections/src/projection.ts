@@ -30,3 +30,11 @@ export type TypedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
  * million events does not pay for a second parse.
  */
 export const typed = (event: RecordedEvent): TypedEvent => event as unknown as TypedEvent;
+
+/** What the projector tells, at the level of what happened (pino's `app.log` fits). */
+export interface ProjectorLog {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}

@@ -11,6 +11,13 @@ import { sql, type Transaction } from 'kysely';
 import { allProjections } from './all-projections.ts';
 import type { Projection } from './projection.ts';
 import { loadQuarantined, withoutQuarantined } from './quarantine.ts';
+import {
+  type RebuildLock,
+  rebuildSchemas,
+  recoverInterruptedRebuilds,
+  sharesOneConnection,
+  takeRebuildLock,
+} from './rebuild-lock.ts';
 
 type Tx = Transaction<Database>;
 
@@ -26,8 +33,8 @@ export interface RebuildOptions {
   /** Swap the rebuilt tables in (default) or only compare them with the live ones. */
   swap?: boolean;
   requestedBy?: string;
-  /** An already claimed rebuild row (from the Admin API's request). */
-  id?: string;
+  /** An already claimed rebuild (from the Admin API's request): its row and its lock. */
+  claimed?: { id: string; lock: RebuildLock };
   projections?: readonly Projection[];
   batchSize?: number;
   /** How long to wait for a live projection behind the rebuilt one before comparing anyway. */
@@ -39,9 +46,11 @@ export interface RebuildOptions {
   onProjectionStep?: (projection: string, step: 'replayed' | 'indexed' | 'vacuumed' | 'compared') => void;
 }
 
-/** A rebuild that has not reported for this long is taken to have died with its process. */
+/** A rebuild asked for and not taken up for this long is given up (no projector is running). */
 const ABANDONED_AFTER_MS = 5 * 60_000;
 const BALANCE_DIFFERENCES_SHOWN = 100;
+/** On PGlite: about how long one turn of a rebuild holds the connection. */
+const TURN_MS = 50;
 /** Batches read ahead of the slowest projection during a rebuild's replay. */
 const AHEAD = 2;
 
@@ -58,11 +67,12 @@ export function resolveProjections(
   return projections.filter((p) => names.includes(p.name));
 }
 
+/** A rebuild asked for that no projector took up (none is running) is given up after a while. */
 async function markAbandoned(readDb: ReadDb): Promise<void> {
   await readDb
     .updateTable('projection_rebuilds')
-    .set({ status: 'failed', error: 'abandoned: its process stopped reporting', updated_at: new Date() })
-    .where('status', 'in', ['requested', 'running'])
+    .set({ status: 'failed', error: 'abandoned: no projector took it up', updated_at: new Date() })
+    .where('status', '=', 'requested')
     .where('updated_at', '<', new Date(Date.now() - ABANDONED_AFTER_MS))
     .execute();
 }
@@ -84,6 +94,8 @@ export async function requestRebuild(
   projections: readonly Projection[] = allProjections,
 ): Promise<string> {
   const chosen = resolveProjections(request.names, projections);
+  // One a crash interrupted stands in nobody's way (its owner's lock is gone).
+  await recoverInterruptedRebuilds(readDb);
   await markAbandoned(readDb);
   const id = randomUUID();
   const now = new Date();
@@ -108,14 +120,33 @@ export async function requestRebuild(
   return id;
 }
 
-/** Takes the rebuild that was asked for, if any (one projector process gets it). */
+/**
+ * Takes the rebuild that was asked for, if any (one projector process gets it), with the lock
+ * its runner holds until it is done (rebuild-lock.ts).
+ */
 export async function claimRequestedRebuild(readDb: ReadDb) {
-  return readDb
-    .updateTable('projection_rebuilds')
-    .set({ status: 'running', updated_at: new Date() })
+  const asked = await readDb
+    .selectFrom('projection_rebuilds')
+    .select('id')
     .where('status', '=', 'requested')
-    .returning(['id', 'projections', 'swap', 'requested_by'])
     .executeTakeFirst();
+  if (!asked) return undefined;
+  // The lock first: a row that says `running` always has its owner's lock behind it.
+  const lock = await takeRebuildLock(readDb);
+  if (!lock) return undefined;
+  try {
+    const claimed = await readDb
+      .updateTable('projection_rebuilds')
+      .set({ status: 'running', updated_at: new Date() })
+      .where('status', '=', 'requested')
+      .returning(['id', 'projections', 'swap', 'requested_by'])
+      .executeTakeFirst();
+    if (!claimed) await lock.release();
+    return claimed && { ...claimed, lock };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 const ident = (name: string) => {
@@ -194,62 +225,77 @@ async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise
  * and the shadow ones in, all in one transaction: readers see the old tables or the new ones.
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
-  const { eventStore, readDb, batchSize = 5000, liveWaitMs = 5000, onProgress } = options;
+  const { eventStore, readDb, liveWaitMs = 5000, onProgress } = options;
+  // On PGlite the rebuild shares the one connection with every read and write: it goes in
+  // short turns (yieldingApply) and reads the log in smaller pages.
+  const yielding = sharesOneConnection(readDb);
+  const batchSize = options.batchSize ?? (yielding ? 1000 : 5000);
   const chosen = resolveProjections(options.names, options.projections ?? allProjections);
   const swap = options.swap ?? true;
-  const id =
-    options.id ??
-    (await requestRebuild(
-      readDb,
-      {
-        names: chosen.map((p) => p.name),
-        swap,
-        requestedBy: options.requestedBy ?? 'cli',
-        status: 'running',
-      },
-      options.projections ?? allProjections,
-    ));
-  if (options.id) {
-    // Only the process that claimed an asked-for rebuild runs it.
-    const claimed = await readDb
-      .updateTable('projection_rebuilds')
-      .set({ updated_at: new Date() })
-      .where('id', '=', options.id)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1)
-      throw new RebuildRefused('That rebuild is not claimed by this process.');
+  let lock = options.claimed?.lock;
+  let id = options.claimed?.id;
+  if (!id) {
+    await recoverInterruptedRebuilds(readDb);
+    lock = await takeRebuildLock(readDb);
+    if (!lock) throw new RebuildRefused('Another rebuild is already asked for or running.');
+    try {
+      id = await requestRebuild(
+        readDb,
+        {
+          names: chosen.map((p) => p.name),
+          swap,
+          requestedBy: options.requestedBy ?? 'cli',
+          status: 'running',
+        },
+        options.projections ?? allProjections,
+      );
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
   }
-  const suffix = id.replaceAll('-', '').slice(0, 12);
-  const shadow = `rebuild_${suffix}`;
-  const retired = `retired_${suffix}`;
+  const rebuildId: string = id;
+  const { shadow, retired } = rebuildSchemas(rebuildId);
   const startedAt = new Date().toISOString();
-  const { rows: current } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(readDb);
-  const live = current[0]!.schema;
+  let live = '';
   let events = 0;
 
   const progress = async (position: bigint, target: bigint) => {
     await readDb
       .updateTable('projection_rebuilds')
       .set({ position, target, updated_at: new Date() })
-      .where('id', '=', id)
+      .where('id', '=', rebuildId)
       .execute();
     onProgress?.({ position, target, events });
   };
 
-  // Events an operator quarantined, per projection (quarantine.ts): left out as the live side did.
-  const quarantined = await loadQuarantined(eventStore);
+  let quarantined: Awaited<ReturnType<typeof loadQuarantined>> = new Map();
   try {
+    const { rows: current } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(
+      readDb,
+    );
+    live = current[0]!.schema;
+    // Events an operator quarantined, per projection (quarantine.ts): left out as the live side did.
+    quarantined = await loadQuarantined(eventStore);
     await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
     await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
-    await readDb.transaction().execute(async (tx) => {
-      await useSchema(tx, shadow);
-      for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(tx as never);
-    });
+    // On PGlite each migration in a transaction of its own, the event loop let go between them
+    // (together they held the one connection for seconds); a shadow left half made is dropped.
+    const steps = Object.keys(migrations).sort();
+    for (const batch of yielding ? steps.map((name) => [name]) : [steps]) {
+      await readDb.transaction().execute(async (tx) => {
+        await useSchema(tx, shadow);
+        for (const name of batch) await migrations[name]!.up(tx as never);
+      });
+      if (yielding) await new Promise((resolve) => setImmediate(resolve));
+    }
 
     // Indexes that only queries use are built once at the end: kept up to date row by row
     // while millions of rows arrive, they cost the rebuild most of its Postgres time.
-    const deferred = await dropDeferrableIndexes(readDb, shadow, chosen);
+    // (On PGlite they stay: each index built at the end would hold the one connection for as
+    // long as its sort takes, while the row by row upkeep is spread over the short turns.)
+    const deferred = yielding ? [] : await dropDeferrableIndexes(readDb, shadow, chosen);
+    const turns = yielding ? yieldingApply() : undefined;
 
     // Catch up from the start of the log, every chosen projection on each batch read once.
     let position = 0n;
@@ -288,13 +334,15 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       const done = Promise.all(
         chosen.map((projection, i) => {
           lanes[i] = lanes[i]!.then(() =>
-            readDb.transaction().execute(async (tx) => {
-              await useSchema(tx, shadow);
-              // The shadow is rebuilt from scratch if anything stops it: its commits need not
-              // wait for the disk (a crash loses at most the last ones; the swap commits durably).
-              await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-              await applyOrExplain(projection, tx, batch, quarantined);
-            }),
+            turns
+              ? turns(projection, batch, (tx, slice) => applyOrExplain(projection, tx, slice, quarantined))
+              : readDb.transaction().execute(async (tx) => {
+                  await useSchema(tx, shadow);
+                  // The shadow is rebuilt from scratch if anything stops it: its commits need not
+                  // wait for the disk (a crash loses at most the last ones; the swap commits durably).
+                  await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+                  await applyOrExplain(projection, tx, batch, quarantined);
+                }),
           );
           return lanes[i];
         }),
@@ -338,7 +386,13 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         // VACUUM cannot run inside a transaction: each table on its own.
         await Promise.all(
           projection.tables.map((table) =>
-            heavy(() => sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb)),
+            heavy(() =>
+              // On PGlite, ANALYZE alone: it samples the table, where VACUUM reads all of it
+              // while the one connection waits (the visibility map can come later).
+              yielding
+                ? sql`ANALYZE ${ident(shadow)}.${ident(table)}`.execute(readDb)
+                : sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb),
+            ),
           ),
         );
         options.onProjectionStep?.(projection.name, 'vacuumed');
@@ -363,6 +417,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     if (failed) throw failed.reason;
     const comparisons = settled.map((r) => (r as PromiseFulfilledResult<ProjectionComparison>).value);
     options.onStep?.('compared and swapped');
+    // Done means cleaned up: whoever reads the row as done finds no shadow left.
+    await dropSchemas();
     const report: RebuildReport = {
       id,
       projections: chosen.map((p) => p.name),
@@ -388,8 +444,47 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       .catch(() => {});
     throw error;
   } finally {
-    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb).catch(() => {});
-    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb).catch(() => {});
+    await dropSchemas().catch(() => {});
+    await lock!.release();
+  }
+
+  /**
+   * PGlite: one turn at a time over every projection, each a transaction sized to take about
+   * TURN_MS (its size follows how long the last one took), then the event loop is let go, so
+   * the reads and writes that queued for the connection meanwhile run before the next turn.
+   */
+  function yieldingApply() {
+    const one = limiter(1);
+    const sizes = new Map<string, number>();
+    return async (
+      projection: Projection,
+      batch: RecordedEvent[],
+      apply: (tx: Tx, slice: RecordedEvent[]) => Promise<void>,
+    ) => {
+      for (let from = 0; from < batch.length; ) {
+        const size = sizes.get(projection.name) ?? 100;
+        const slice = batch.slice(from, from + size);
+        const took = await one(async () => {
+          const t0 = performance.now();
+          await readDb.transaction().execute(async (tx) => {
+            await useSchema(tx, shadow);
+            await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+            await apply(tx, slice);
+          });
+          const ms = performance.now() - t0;
+          await new Promise((resolve) => setImmediate(resolve));
+          return ms;
+        });
+        from += slice.length;
+        const scaled = Math.round((size * TURN_MS) / Math.max(took, 1));
+        sizes.set(projection.name, Math.max(10, Math.min(batchSize, scaled, size * 2)));
+      }
+    };
+  }
+
+  async function dropSchemas() {
+    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb);
+    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb);
   }
 
   async function finish(projection: Projection, caughtUp: bigint): Promise<ProjectionComparison> {

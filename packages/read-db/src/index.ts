@@ -6,6 +6,7 @@ export {
   projectionStatus,
   type ReadDb,
   readCheckpoints,
+  sqlClientOf,
   waitForProjections,
 } from './read-db.ts';
 export type * from './tables.ts';

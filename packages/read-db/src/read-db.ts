@@ -6,6 +6,11 @@ import type { Database } from './tables.ts';
 
 export type ReadDb = Kysely<Database>;
 
+const clients = new WeakMap<ReadDb, SqlClient>();
+
+/** The SQL client a read database runs on (what session-level work, such as a rebuild's lock, needs). */
+export const sqlClientOf = (db: ReadDb): SqlClient | undefined => clients.get(db);
+
 /** The read database on a SqlClient, migrated to the latest schema. */
 export async function openReadDb(sql: SqlClient): Promise<ReadDb> {
   const db = new Kysely<Database>({ dialect: sqlClientDialect(sql) });
@@ -15,6 +20,7 @@ export async function openReadDb(sql: SqlClient): Promise<ReadDb> {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Read-db migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
   }
+  clients.set(db, sql);
   return db;
 }
 

@@ -66,6 +66,17 @@ const trustedProxies = z
   )
   .optional();
 
+/** What a process that runs rebuilds (the projector, the standalone) reads besides. */
+export const rebuildEnv = {
+  /** Events a rebuild reads from the log at a time (default 5000 on Postgres, 1000 on PGlite). */
+  BAHI_REBUILD_BATCH_SIZE: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, 'must be between 1 and 10000')
+    .max(10_000, 'must be between 1 and 10000')
+    .optional(),
+};
+
 /** What every service process reads from its environment. */
 export const baseEnvSchema = z.object({
   LOG_LEVEL: logLevel,
@@ -92,6 +103,7 @@ const licenseVars = {
 };
 
 export const standaloneEnvSchema = baseEnvSchema.extend({
+  ...rebuildEnv,
   // One person at a terminal: request logs would bury the start banner.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   PORT: port(3000),

@@ -1,5 +1,5 @@
 import { startProjector } from '@bahi/projections';
-import { loadConfig, type Running, startDistributedService } from '@bahi/server-kit';
+import { loadConfig, type Running, rebuildEnv, startDistributedService } from '@bahi/server-kit';
 import { z } from 'zod';
 
 const projectorEnvSchema = z.object({
@@ -10,11 +10,12 @@ const projectorEnvSchema = z.object({
     .min(1, 'must be between 1 and 10000')
     .max(10_000, 'must be between 1 and 10000')
     .default(500),
+  ...rebuildEnv,
 });
 
 /** The projector as its own process: every projection, plus /api/health and /api/ready. */
 export function startProjectorService(env: NodeJS.ProcessEnv = process.env): Promise<Running> {
-  const { BAHI_PROJECTION_BATCH_SIZE } = loadConfig(projectorEnvSchema, env);
+  const { BAHI_PROJECTION_BATCH_SIZE, BAHI_REBUILD_BATCH_SIZE } = loadConfig(projectorEnvSchema, env);
   return startDistributedService({
     service: 'projector',
     defaultPort: 3003,
@@ -23,7 +24,8 @@ export function startProjectorService(env: NodeJS.ProcessEnv = process.env): Pro
       const projector = startProjector({
         ...storage,
         batchSize: BAHI_PROJECTION_BATCH_SIZE,
-        log: (msg, fields) => app.log.error(fields, msg),
+        rebuildBatchSize: BAHI_REBUILD_BATCH_SIZE,
+        log: app.log,
       });
       return { stop: () => projector.stop() };
     },

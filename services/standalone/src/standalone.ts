@@ -173,7 +173,11 @@ export async function startStandalone(
     });
     stops.push(() => backups.stop());
 
-    const projector = startProjector({ ...storage, log: (msg, fields) => app.log.error(fields, msg) });
+    const projector = startProjector({
+      ...storage,
+      log: app.log,
+      rebuildBatchSize: config.BAHI_REBUILD_BATCH_SIZE,
+    });
     stops.push(() => projector.stop());
 
     await storage.eventStore.append(
