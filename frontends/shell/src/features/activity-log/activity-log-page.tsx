@@ -41,6 +41,8 @@ const useStyles = makeStyles({
   filters: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))',
+    // Boxes stay in line with each other when a date below them says what is wrong.
+    alignItems: 'start',
     gap: tokens.spacingHorizontalM,
   },
   details: {
