@@ -244,4 +244,24 @@ describe('dates and moments typed in Chromium', () => {
     expect(await from.inputValue()).toBe('2 Jan 2026');
     await message.waitFor({ state: 'hidden' });
   }, 120_000);
+
+  it('Balances as of on a master list: a wrong day kept with its message, the balances as they were', async () => {
+    await page.goto(url('/masters/funders'));
+    const asOf = page.getByLabel('Balances as of', { exact: true });
+    await asOf.waitFor();
+    await asOf.fill('31/04/2026');
+    await asOf.press('Tab');
+    const message = page.getByText('31/04/2026 is not a date: Apr 2026 has 30 days.');
+    await message.waitFor();
+    expect(await asOf.inputValue()).toBe('31/04/2026');
+    expect(new URL(page.url()).searchParams.get('asOf')).toBeNull();
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const t of ['light', 'dark'] as const) {
+        await theme(t);
+        await page.screenshot({ path: join(SHOTS, `dates-balances-as-of-${width}-${t}.png`) });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
 });
