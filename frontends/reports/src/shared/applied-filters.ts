@@ -41,5 +41,9 @@ export function useAppliedFilters<F extends string>(defaults: Record<F, string>)
     [draft, setParams, names, defaults],
   );
   const set = useCallback((name: F, value: string) => setDraft((d) => ({ ...d, [name]: value })), []);
-  return { applied, draft, set, apply };
+  /** Enter in a filter's box applies, as Apply does, with what the box gave (null: no value). */
+  const enter = (name: F) => (value: string | null) => {
+    if (value !== null) apply({ [name]: value } as Partial<Record<F, string>>);
+  };
+  return { applied, draft, set, apply, enter };
 }

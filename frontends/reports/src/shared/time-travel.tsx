@@ -1,7 +1,14 @@
 import { useSearchParams } from '@bahi/ui';
-import { DateInput, showDay } from '@bahi/ui/screen';
-import { Button, Field, Input, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { ArrowCounterclockwiseRegular, HistoryRegular } from '@fluentui/react-icons';
+import {
+  DateInput,
+  MomentInput,
+  showDay,
+  showMoment,
+  type TypedInputProps,
+  timeZoneLabel,
+} from '@bahi/ui/screen';
+import { Button, Field, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { ArrowCounterclockwiseRegular, CheckmarkRegular, HistoryRegular } from '@fluentui/react-icons';
 import { useCallback, useId, useMemo, useState } from 'react';
 
 /**
@@ -56,35 +63,13 @@ export function useTimeTravel(): TimeTravel {
   }, [asOf, knownAt, compare, set]);
 }
 
-/** A moment for a `datetime-local` input: the browser's local time, to the second. */
-export function localInput(iso: string): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(
-    d.getMinutes(),
-  )}:${pad(d.getSeconds())}`;
-}
-
-/** A `datetime-local` value (local time) as an ISO moment; '' when it is not one. */
-export function fromLocalInput(value: string): string {
-  if (!value) return '';
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
-}
-
-/** A moment to the second, in the browser's time zone. */
-const moment = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
-
 /** What the report shows, in words: for headings and the bar's status line. */
 export function describeTimeTravel(tt: Pick<TimeTravel, 'asOf' | 'knownAt' | 'compare'>): string {
   const parts: string[] = [];
   if (tt.asOf) parts.push(`as of ${showDay(tt.asOf)}`);
-  parts.push(tt.knownAt ? `as recorded at ${moment(tt.knownAt)}` : 'as recorded now');
+  parts.push(tt.knownAt ? `as recorded at ${showMoment(tt.knownAt)}` : 'as recorded now');
   let text = `The books ${parts.join(', ')}`;
-  if (tt.compare) text += `; marked: what changed since ${moment(tt.compare)}`;
+  if (tt.compare) text += `; marked: what changed since ${showMoment(tt.compare)}`;
   return `${text}.`;
 }
 
@@ -92,50 +77,90 @@ const useStyles = makeStyles({
   bar: {
     display: 'flex',
     flexWrap: 'wrap',
-    alignItems: 'flex-end',
+    alignItems: 'flex-start',
     gap: tokens.spacingHorizontalM,
     padding: tokens.spacingVerticalS,
     borderRadius: tokens.borderRadiusMedium,
     border: `1px dashed ${tokens.colorNeutralStroke1}`,
   },
   field: { flex: '1 1 170px', minWidth: 0, maxWidth: '240px' },
-  // A moment to the second with its AM/PM needs about 230 px (a phone row has 340).
-  momentField: { flex: '1 1 230px', minWidth: '230px', maxWidth: '280px' },
-  moment: { width: '100%', minWidth: 0 },
+  // '25 Nov 2026 14:30:05' and its hint; two to a phone row would crush them.
+  momentField: { flex: '1 1 200px', minWidth: 0, maxWidth: '280px' },
+  // The buttons line up with the boxes, below the labels.
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, alignSelf: 'flex-start', paddingTop: '26px' },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
   toggleRow: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS },
 });
 
-function MomentField(props: { label: string; value: string; onChange(iso: string): void; hint?: string }) {
+type Key = (typeof KEYS)[number];
+
+/**
+ * The bar's boxes: what is typed waits for Apply (or Enter in any box), so a half-typed moment
+ * never reads the books; a URL change (Back, Back to now) brings its values into the boxes.
+ */
+function useDrafts(tt: TimeTravel) {
+  const [draft, setDraft] = useState<Record<Key, string>>({
+    asOf: tt.asOf,
+    knownAt: tt.knownAt,
+    compare: tt.compare,
+  });
+  const [problems, setProblems] = useState<Partial<Record<Key, string>>>({});
+  const [applied, setApplied] = useState(`${tt.asOf}|${tt.knownAt}|${tt.compare}`);
+  const now = `${tt.asOf}|${tt.knownAt}|${tt.compare}`;
+  if (now !== applied) {
+    setApplied(now);
+    setDraft({ asOf: tt.asOf, knownAt: tt.knownAt, compare: tt.compare });
+    setProblems({});
+  }
+  const box = (key: Key) => ({
+    value: draft[key],
+    onChange: (v: string) => setDraft((d) => ({ ...d, [key]: v })),
+    onProblem: (message: string | undefined) => setProblems((p) => ({ ...p, [key]: message })),
+    // Enter applies what the box gave with the other boxes' values; a box with no value does not.
+    onEnter: (v: string | null) => {
+      if (v !== null) apply({ [key]: v });
+    },
+  });
+  const apply = (change: Partial<Record<Key, string>> = {}) => {
+    const next = { ...draft, ...change };
+    const wrong = KEYS.filter((k) => problems[k] && !(k in change));
+    if (wrong.length) return;
+    setDraft(next);
+    tt.set(next);
+  };
+  return { draft, problems, box, apply };
+}
+
+function MomentField(props: {
+  label: string;
+  problem?: string;
+  box: Pick<TypedInputProps, 'value' | 'onChange' | 'onProblem' | 'onEnter'>;
+}) {
   const styles = useStyles();
   const id = useId();
   return (
-    <Field label={{ children: props.label, htmlFor: id }} className={styles.momentField} hint={props.hint}>
-      <Input
-        id={id}
-        className={styles.moment}
-        type="datetime-local"
-        step={1}
-        value={localInput(props.value)}
-        onChange={(_, d) => {
-          const iso = fromLocalInput(d.value);
-          if (iso || !d.value) props.onChange(iso);
-        }}
-      />
+    <Field
+      label={{ children: props.label, htmlFor: id }}
+      className={styles.momentField}
+      validationMessage={props.problem}
+      hint={props.problem ? undefined : `24-hour time, ${timeZoneLabel()}`}
+    >
+      <MomentInput id={id} {...props.box} />
     </Field>
   );
 }
 
 /**
  * The time-travel bar: As of (a business date), As known at (a moment), Compare with (a moment
- * A), and Back to now. Every state is in the URL. `asOf: false` on a screen whose report has no
- * business-date view of its own.
+ * A), Apply, and Back to now. Every state is in the URL. `asOf: false` on a screen whose report
+ * has no business-date view of its own.
  */
 export function TimeTravelBar(props: { tt: TimeTravel; asOf?: boolean }) {
   const styles = useStyles();
   const { tt } = props;
   const asOfId = useId();
   const barId = useId();
+  const drafts = useDrafts(tt);
   const active = !!(tt.asOf || tt.knownAt || tt.compare);
   // Folded away until wanted (it costs a phone screen's height); open while it is in use.
   const [shown, setShown] = useState(active);
@@ -157,25 +182,28 @@ export function TimeTravelBar(props: { tt: TimeTravel; asOf?: boolean }) {
       </div>
       <div className={styles.bar} id={barId} style={open ? undefined : { display: 'none' }}>
         {props.asOf === false ? null : (
-          <Field label={{ children: 'As of', htmlFor: asOfId }} className={styles.field}>
-            <DateInput
-              id={asOfId}
-              label="As of"
-              placeholder="Today"
-              value={tt.asOf}
-              onChange={(day) => tt.set({ asOf: day })}
-            />
+          <Field
+            label={{ children: 'As of', htmlFor: asOfId }}
+            className={styles.field}
+            validationMessage={drafts.problems.asOf}
+          >
+            <DateInput id={asOfId} label="As of" placeholder="Today" {...drafts.box('asOf')} />
           </Field>
         )}
-        <MomentField label="As known at" value={tt.knownAt} onChange={(v) => tt.set({ knownAt: v })} />
-        <MomentField label="Compare with" value={tt.compare} onChange={(v) => tt.set({ compare: v })} />
-        <Button
-          icon={<ArrowCounterclockwiseRegular />}
-          disabled={!active}
-          onClick={() => tt.set({ asOf: '', knownAt: '', compare: '' })}
-        >
-          Back to now
-        </Button>
+        <MomentField label="As known at" problem={drafts.problems.knownAt} box={drafts.box('knownAt')} />
+        <MomentField label="Compare with" problem={drafts.problems.compare} box={drafts.box('compare')} />
+        <div className={styles.actions}>
+          <Button appearance="primary" icon={<CheckmarkRegular />} onClick={() => drafts.apply()}>
+            Apply
+          </Button>
+          <Button
+            icon={<ArrowCounterclockwiseRegular />}
+            disabled={!active}
+            onClick={() => tt.set({ asOf: '', knownAt: '', compare: '' })}
+          >
+            Back to now
+          </Button>
+        </div>
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { acceptDecimal, cleanDecimal, DateInput } from '@bahi/ui/screen';
+import { acceptDecimal, cleanDecimal, DateInput, dateProblem } from '@bahi/ui/screen';
 import { Field, Input, Radio, RadioGroup, Select, Switch, Textarea } from '@fluentui/react-components';
 import { useId } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
@@ -101,25 +101,33 @@ export function DecimalField(
   );
 }
 
+/**
+ * A business date of a form. What is typed and is no date stays in the box and in the form (so
+ * the schema refuses to submit), with its own message ('31/02/2026 is not a date: Feb 2026 has
+ * 28 days.') in place of the schema's.
+ */
 export function DateField(props: FieldBase) {
   const { field, fieldState } = useBound(props.name);
   const id = useId();
+  const value = (field.value as string | null | undefined) ?? '';
+  const message = fieldState.error ? (dateProblem(value) ?? fieldState.error.message) : undefined;
   return (
     <Field
       label={{ children: props.label, htmlFor: id }}
       required={props.required}
       hint={props.hint}
-      validationMessage={fieldState.error?.message}
+      validationMessage={message}
     >
       <DateInput
         id={id}
         label={props.label}
         name={field.name}
         inputRef={field.ref}
-        value={(field.value as string) ?? ''}
+        value={value}
         disabled={props.disabled}
         invalid={!!fieldState.error}
         onChange={field.onChange}
+        onInvalid={field.onChange}
         onBlur={field.onBlur}
       />
     </Field>

@@ -1,65 +1,39 @@
-import { Button, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { CalendarRegular } from '@fluentui/react-icons';
-import { useEffect, useRef, useState } from 'react';
-import { parseDay, showDay } from './date-text.ts';
+import { useRef } from 'react';
+import { DAY_FORMS, dateProblem, parseDay, showDay } from './date-text.ts';
+import { type TextKind, TypedInput, type TypedInputProps } from './typed-input.tsx';
 
 const useDateStyles = makeStyles({
   hidden: { position: 'absolute', opacity: 0, width: '1px', height: '1px', pointerEvents: 'none', border: 0 },
   wrap: { position: 'relative', display: 'flex', gap: tokens.spacingHorizontalXS, minWidth: 0, flexGrow: 1 },
   input: { flexGrow: 1, minWidth: 0 },
-  // The native input's own width (20 characters) would keep the field from narrowing on a phone.
-  native: { minWidth: 0, width: '100%' },
 });
+
+export const DAY: TextKind = {
+  parse: parseDay,
+  show: showDay,
+  problem: dateProblem,
+};
+
+/** The hint a date field may show: the forms it takes. */
+export const DAY_HINT = `Type a date as ${DAY_FORMS}.`;
 
 /**
  * A business date: shown in the app's format ('24 Nov 2026'), typed as that or as 24/11/2026 or
- * 2026-11-24, or picked from the browser's calendar. The value is the day 'YYYY-MM-DD'.
+ * 2026-11-24 (DAY_FORMS), or picked from the browser's calendar. The value is the day
+ * 'YYYY-MM-DD'. What is typed and is no date stays on screen with its message (`onProblem`).
  */
-export function DateInput(props: {
-  value: string;
-  onChange(day: string): void;
-  onBlur?(): void;
-  label?: string;
-  id?: string;
-  disabled?: boolean;
-  inputRef?: React.Ref<HTMLInputElement>;
-  name?: string;
-  invalid?: boolean;
-  placeholder?: string;
-}) {
+export function DateInput(props: TypedInputProps & { label?: string }) {
   const styles = useDateStyles();
-  const [text, setText] = useState(showDay(props.value));
-  const [editing, setEditing] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!editing) setText(showDay(props.value));
-  }, [props.value, editing]);
-  const commit = () => {
-    setEditing(false);
-    const day = parseDay(text);
-    if (day) {
-      props.onChange(day);
-      setText(showDay(day));
-    } else if (!text.trim()) props.onChange('');
-    else props.onChange(text.trim()); // left as typed: the schema says it is no date
-    props.onBlur?.();
-  };
   return (
     <span className={styles.wrap}>
-      <Input
+      <TypedInput
+        {...props}
+        kind={DAY}
         className={styles.input}
-        input={{ className: styles.native }}
-        id={props.id}
-        ref={props.inputRef}
-        name={props.name}
-        value={text}
         placeholder={props.placeholder ?? 'DD Mon YYYY'}
-        autoComplete="off"
-        disabled={props.disabled}
-        aria-invalid={props.invalid || undefined}
-        onFocus={() => setEditing(true)}
-        onChange={(_, d) => setText(d.value)}
-        onBlur={commit}
       />
       <Button
         appearance="subtle"
@@ -77,7 +51,9 @@ export function DateInput(props: {
         className={styles.hidden}
         value={/^\d{4}-\d{2}-\d{2}$/.test(props.value) ? props.value : ''}
         onChange={(e) => {
-          if (e.target.value) props.onChange(e.target.value);
+          if (!e.target.value) return;
+          props.onProblem?.(undefined);
+          props.onChange(e.target.value);
         }}
       />
     </span>

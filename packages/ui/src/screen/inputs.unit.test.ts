@@ -1,7 +1,17 @@
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api-client.ts';
-import { isoDay, parseDay, showDay, today } from './date-text.ts';
+import {
+  dateProblem,
+  isoDay,
+  momentProblem,
+  parseDay,
+  parseMoment,
+  showDay,
+  showMoment,
+  timeZoneLabel,
+  today,
+} from './date-text.ts';
 import {
   acceptDecimal,
   addDecimal,
@@ -68,6 +78,68 @@ describe('date text', () => {
     expect(showDay('')).toBe('');
     expect(isoDay('2026-01-05')).toBe('2026-01-05T00:00:00.000Z');
     expect(today(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+  });
+});
+
+describe('date problems, in words for the field', () => {
+  it('says why a typed text is no date, and nothing for a date or an empty box', () => {
+    expect(dateProblem('31/02/2026')).toBe('31/02/2026 is not a date: Feb 2026 has 28 days.');
+    expect(dateProblem('29 Feb 2028')).toBeNull();
+    expect(dateProblem('31 Apr 2026')).toBe('31 Apr 2026 is not a date: Apr 2026 has 30 days.');
+    expect(dateProblem('13/13/2026')).toBe(
+      '13/13/2026 is not a date: type it as 25/11/2026, 25 Nov 2026 or 2026-11-25.',
+    );
+    expect(dateProblem(' tomorrow ')).toBe(
+      'tomorrow is not a date: type it as 25/11/2026, 25 Nov 2026 or 2026-11-25.',
+    );
+    expect(dateProblem('25 Nov 2026')).toBeNull();
+    expect(dateProblem('')).toBeNull();
+  });
+});
+
+describe('moments, typed and shown in the zone the app shows moments in', () => {
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'Asia/Kolkata';
+  });
+  afterAll(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+
+  it('reads a day in any of the app’s forms and a 24-hour time, local to the zone', () => {
+    expect(parseMoment('25 Nov 2026 14:30')).toBe('2026-11-25T09:00:00.000Z');
+    expect(parseMoment('25/11/2026 14:30:05')).toBe('2026-11-25T09:00:05.000Z');
+    expect(parseMoment('2026-11-25 00:00')).toBe('2026-11-24T18:30:00.000Z');
+    expect(parseMoment('25 Nov 2026, 9:05')).toBe('2026-11-25T03:35:00.000Z');
+    // A moment that names its zone (a link, the API's) is that instant.
+    expect(parseMoment('2026-11-25T09:00:05.123Z')).toBe('2026-11-25T09:00:05.123Z');
+    expect(parseMoment('')).toBeNull();
+  });
+
+  it('shows an instant as the app writes it: day first, 24-hour, seconds only when set', () => {
+    expect(showMoment('2026-11-25T09:00:00.000Z')).toBe('25 Nov 2026 14:30');
+    expect(showMoment('2026-11-25T09:00:05.999Z')).toBe('25 Nov 2026 14:30:05');
+    expect(showMoment('')).toBe('');
+    expect(parseMoment(showMoment('2026-11-25T09:00:05.000Z'))).toBe('2026-11-25T09:00:05.000Z');
+    // ICU may name the zone by its older alias.
+    expect(timeZoneLabel(new Date('2026-11-25T09:00:00Z'))).toMatch(
+      /^Asia\/(Kolkata|Calcutta) \(UTC\+05:30\)$/,
+    );
+  });
+
+  it('says what is wrong with a moment', () => {
+    expect(momentProblem('25 Nov 2026')).toBe(
+      '25 Nov 2026 has no time: add it, 24-hour, as in 25 Nov 2026 14:30.',
+    );
+    expect(momentProblem('31/02/2026 10:00')).toBe('31/02/2026 is not a date: Feb 2026 has 28 days.');
+    expect(momentProblem('25 Nov 2026 24:10')).toBe(
+      '24:10 is not a time: use 24-hour HH:mm or HH:mm:ss, as in 14:30.',
+    );
+    expect(momentProblem('11/25/2026 2:30 PM')).toBe(
+      '11/25/2026 2:30 PM is not a moment: type a date and a 24-hour time, as in 25 Nov 2026 14:30.',
+    );
+    expect(momentProblem('25 Nov 2026 14:30')).toBeNull();
   });
 });
 

@@ -82,53 +82,73 @@ export function CityFilter(props: { value: string; onChange(cityId: string): voi
  * an auditor can open a master list as the books stood on a day; the URL keeps the date.
  */
 export function AsOfInput(props: { value: string; onChange(day: string): void }) {
-  const id = useId();
   return (
-    <Field label={{ children: 'Balances as of', htmlFor: id }}>
-      <span style={{ display: 'flex', alignItems: 'center' }}>
-        <DateInput
-          id={id}
-          label="Balances as of"
-          placeholder="Today"
-          value={props.value}
-          onChange={props.onChange}
-        />
-        {props.value ? (
-          <Button
-            appearance="subtle"
-            icon={<DismissRegular />}
-            aria-label="Show today's balances"
-            onClick={() => props.onChange('')}
-          />
-        ) : null}
-      </span>
-    </Field>
+    <ClearableDate {...props} label="Balances as of" placeholder="Today" clearLabel="Show today's balances" />
   );
 }
 
 /**
  * A date filter of a list ('Start Date', 'From Date'): the day 'YYYY-MM-DD' or '' (no bound),
  * kept in the list's URL; a clear button while a day is set (transactions and reports lists).
+ * `onEnter` hears Enter with the day typed (null when it is no date).
  */
-export function DateFilter(props: { label: string; value: string; onChange(day: string): void }) {
+export function DateFilter(props: {
+  label: string;
+  value: string;
+  onChange(day: string): void;
+  onEnter?(day: string | null): void;
+}) {
+  return (
+    <ClearableDate
+      {...props}
+      placeholder="Any"
+      clearLabel={`Clear ${props.label.toLowerCase()}`}
+      className={useStyles().date}
+    />
+  );
+}
+
+/**
+ * A date box with its label and a clear button. What is typed and is no date stays in the box
+ * with its message and changes nothing: the list keeps its last day.
+ */
+function ClearableDate(props: {
+  label: string;
+  value: string;
+  onChange(day: string): void;
+  onEnter?(day: string | null): void;
+  placeholder: string;
+  clearLabel: string;
+  className?: string;
+}) {
   const id = useId();
   const styles = useStyles();
+  const [problem, setProblem] = useState<string>();
   return (
-    <Field label={{ children: props.label, htmlFor: id }} className={styles.date}>
+    <Field
+      label={{ children: props.label, htmlFor: id }}
+      className={props.className}
+      validationMessage={problem}
+    >
       <span className={styles.dateRow}>
         <DateInput
           id={id}
           label={props.label}
-          placeholder="Any"
+          placeholder={props.placeholder}
           value={props.value}
           onChange={props.onChange}
+          onProblem={setProblem}
+          onEnter={props.onEnter}
         />
         {props.value ? (
           <Button
             appearance="subtle"
             icon={<DismissRegular />}
-            aria-label={`Clear ${props.label.toLowerCase()}`}
-            onClick={() => props.onChange('')}
+            aria-label={props.clearLabel}
+            onClick={() => {
+              setProblem(undefined);
+              props.onChange('');
+            }}
           />
         ) : null}
       </span>

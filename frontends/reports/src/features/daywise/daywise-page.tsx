@@ -147,11 +147,13 @@ export function DaywisePage() {
           label="Start Date"
           value={filters.draft.startDate}
           onChange={(v) => filters.set('startDate', v)}
+          onEnter={filters.enter('startDate')}
         />
         <DateFilter
           label="End Date"
           value={filters.draft.endDate}
           onChange={(v) => filters.set('endDate', v)}
+          onEnter={filters.enter('endDate')}
         />
         <Field label={{ children: 'Category', htmlFor: categoryId }} className={styles.category}>
           <Input

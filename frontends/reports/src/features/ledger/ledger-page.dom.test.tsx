@@ -131,6 +131,22 @@ describe('Ledger (spec section 2; issue #15)', () => {
     expect(ledgerCalls().at(-1)!.query.get('asOf')).toBe('2026-11-10');
   });
 
+  it('Enter in a date applies the filters as Apply Filter does; a day that is none applies nothing', async () => {
+    const api = serve();
+    open();
+    await screen.findByRole('heading', { name: 'Ledger: Kabir' });
+    const ledgerCalls = () => api.calls.filter((c) => c.path.startsWith('/reports/ledger'));
+    const start = screen.getByLabelText('Start Date');
+    fireEvent.change(start, { target: { value: '31/09/2026' } });
+    fireEvent.keyDown(start, { key: 'Enter' });
+    expect(screen.getByText('31/09/2026 is not a date: Sep 2026 has 30 days.')).toBeTruthy();
+    fireEvent.change(start, { target: { value: '30/09/2026' } });
+    fireEvent.keyDown(start, { key: 'Enter' });
+    await waitFor(() => expect(ledgerCalls().at(-1)!.query.get('startDate')).toBe('2026-09-30'));
+    expect(ledgerCalls().filter((c) => c.query.get('startDate'))).toHaveLength(1);
+    expect(screen.queryByText(/is not a date/)).toBeNull();
+  });
+
   it('Compare: marks what was added since A and shows each figure’s difference', async () => {
     serve();
     open(`?compare=${encodeURIComponent(A)}`);

@@ -154,11 +154,13 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
           label="Start Date"
           value={filters.draft.startDate}
           onChange={(v) => filters.set('startDate', v)}
+          onEnter={filters.enter('startDate')}
         />
         <DateFilter
           label="End Date"
           value={filters.draft.endDate}
           onChange={(v) => filters.set('endDate', v)}
+          onEnter={filters.enter('endDate')}
         />
         <Button appearance="primary" onClick={() => filters.apply()}>
           Apply Filter

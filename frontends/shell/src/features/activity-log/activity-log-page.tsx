@@ -8,7 +8,7 @@ import {
   Page,
   useListState,
 } from '@bahi/ui';
-import { DateInput, ScreenProviders, useQuery } from '@bahi/ui/screen';
+import { DateFilter, ScreenProviders, useQuery } from '@bahi/ui/screen';
 import { Badge, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import type { ActivityEntry } from '../../shared/activity.ts';
 import { activityLogQuery, userChoicesQuery } from './api.ts';
@@ -41,6 +41,8 @@ const useStyles = makeStyles({
   filters: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))',
+    // Boxes stay in line with each other when a date below them says what is wrong.
+    alignItems: 'start',
     gap: tokens.spacingHorizontalM,
   },
   details: {
@@ -148,22 +150,8 @@ function ActivityLog() {
             ))}
           </Select>
         </Field>
-        <Field label={{ children: 'From Date', htmlFor: 'log-from' }}>
-          <DateInput
-            id="log-from"
-            label="From Date"
-            value={f.startDate}
-            onChange={(d) => list.setFilter('startDate', d)}
-          />
-        </Field>
-        <Field label={{ children: 'To Date', htmlFor: 'log-to' }}>
-          <DateInput
-            id="log-to"
-            label="To Date"
-            value={f.endDate}
-            onChange={(d) => list.setFilter('endDate', d)}
-          />
-        </Field>
+        <DateFilter label="From Date" value={f.startDate} onChange={(d) => list.setFilter('startDate', d)} />
+        <DateFilter label="To Date" value={f.endDate} onChange={(d) => list.setFilter('endDate', d)} />
       </div>
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch activity logs.') : null} />
       <DataTable
