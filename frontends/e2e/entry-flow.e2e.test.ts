@@ -48,6 +48,7 @@ async function chooseByKeyboard(label: string, typed: string, option: RegExp) {
   expect(await focused()).toBeTruthy();
   await page.keyboard.type(typed);
   await page.getByRole('option', { name: option }).waitFor();
+  await page.keyboard.press('ArrowDown'); // the one match
   await page.keyboard.press('Enter');
   const box = dialog().getByRole('combobox', { name: label });
   await expect.poll(() => box.getAttribute('aria-expanded')).toBe('false');
