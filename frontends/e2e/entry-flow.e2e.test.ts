@@ -131,7 +131,7 @@ afterAll(async () => {
 describe('entry by keyboard (issue #25)', () => {
   it('flags every required field of an empty purchase on the first save, in words, and writes nothing', async () => {
     await page.goto(url('/transactions/purchases'));
-    await page.getByRole('tab', { name: 'Mumbai' }).waitFor();
+    await page.getByRole('tab', { name: 'Mumbai' }).click(); // Dubai, the first city, is in view
     await page.getByRole('button', { name: 'New Purchase' }).click();
     await dialog().getByText('New Purchase').waitFor();
     const before = await head();
@@ -205,6 +205,7 @@ describe('entry by keyboard (issue #25)', () => {
     await page.goto(url('/masters/funders'));
     await page.getByRole('button', { name: 'Pay Dev' }).click();
     await dialog().getByText('Pay Dev').waitFor();
+    await expect.poll(focused).toBeTruthy();
     const before = await head();
     await page.keyboard.press('Control+s');
     await dialog().getByText('Choose the godown that handles the cash', { exact: true }).waitFor();
@@ -256,6 +257,7 @@ describe('entry by keyboard (issue #25)', () => {
         await page.goto(url('/transactions/purchases'));
         await page.getByRole('button', { name: 'New Purchase' }).click();
         await dialog().getByText('New Purchase').waitFor();
+        await expect.poll(focused).toBeTruthy();
         await page.keyboard.press('Control+s');
         await dialog().getByText('Choose a funder', { exact: true }).waitFor();
         await page.screenshot({ path: join(SHOTS, `entry-purchase-errors-${width}-${theme}.png`) });
@@ -276,6 +278,8 @@ describe('entry by keyboard (issue #25)', () => {
 
         await page.goto(url('/masters/funders'));
         await page.getByRole('button', { name: 'Pay Dev' }).click();
+        await dialog().getByLabel('Amount').waitFor();
+        await expect.poll(focused).toBeTruthy();
         await page.keyboard.press('Control+s');
         await dialog().getByText('Amount is required', { exact: true }).waitFor();
         await page.screenshot({ path: join(SHOTS, `entry-pay-errors-${width}-${theme}.png`) });
