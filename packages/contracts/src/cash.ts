@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   amountInput,
   businessDate,
+  everyRound,
   id,
   optionalId,
   optionalText,
@@ -56,7 +57,7 @@ export const paymentInput = z
         message: 'Choose the godown that handles the cash',
       });
     }
-  })
+  }, everyRound)
   .transform((p) => ({
     ...p,
     collector_id: p.payment_mode === 'Currency' ? p.collector_id : null,
@@ -89,7 +90,7 @@ export const salaryPaymentInput = z
     paid_from_entity_type: z.enum(['Collector', 'Godown'], {
       error: 'Paid from must be a Collector or a Godown',
     }),
-    paid_from_entity_id: id('Paid from'),
+    paid_from_entity_id: id('Paid from', 'a collector or godown to pay from'),
     handler_entity_id: optionalId('Handler'),
     payment_date: businessDate('Payment date').optional(),
     remarks: optionalText('Remarks'),
@@ -113,8 +114,8 @@ export const salaryPaymentInput = z
 export const transferInput = z
   .object({
     transfer_date: businessDate('Transfer date'),
-    from_collector_id: id('From collector'),
-    to_collector_id: id('To collector'),
+    from_collector_id: id('From collector', 'the collector who sends'),
+    to_collector_id: id('To collector', 'the collector who receives'),
     sent_amount: positiveAmount('Amount to send'),
     transfer_charge: amountInput('Charge')
       .refine((v) => !v.startsWith('-'), 'Charge cannot be negative')
@@ -151,7 +152,7 @@ export const expenseInput = z.object({
   paid_from_entity_type: z.enum(['Collector', 'Godown'], {
     error: 'Paid from must be a Collector or a Godown',
   }),
-  paid_from_entity_id: id('Paid from'),
+  paid_from_entity_id: id('Paid from', 'a collector or godown to pay from'),
 });
 
 export const incomeInput = z.object({
@@ -160,7 +161,7 @@ export const incomeInput = z.object({
   received_by_entity_type: z.enum(['Collector', 'Godown'], {
     error: 'Received by must be a Collector or a Godown',
   }),
-  received_by_entity_id: id('Received by'),
+  received_by_entity_id: id('Received by', 'a collector or godown to receive it'),
 });
 
 export type PaymentInput = z.infer<typeof paymentInput>;

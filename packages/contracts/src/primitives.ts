@@ -82,13 +82,34 @@ const UUID = z.regexes.uuid();
 export const isUuid = (value: string): boolean => UUID.test(value);
 export const uuidText = (error: string) => z.uuid({ error }).transform((value) => value.toLowerCase());
 
-export const id = (label: string) => uuidText(`${label} must be the id of an existing record`);
+/**
+ * What a clerk is asked to choose, in their words (issue #25): "Choose a funder" when nothing is
+ * chosen, "Choose a funder that exists" for what is no record's id. `what` names it where the
+ * label alone reads badly ('a godown to sell from' for 'From godown').
+ */
+const choose = (label: string, what?: string) => {
+  const thing = what ?? `${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label.toLowerCase()}`;
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined || issue.input === null || issue.input === ''
+      ? `Choose ${thing}`
+      : `Choose ${thing} that exists`;
+};
 
-export const optionalId = (label: string) =>
-  z
-    .union([uuidText(`${label} must be the id of an existing record`), z.literal(''), z.null()])
-    .optional()
-    .transform((v) => (v ? v : null));
+export const id = (label: string, what?: string) =>
+  z.uuid({ error: choose(label, what) }).transform((value) => value.toLowerCase());
+
+export const optionalId = (label: string, what?: string) => {
+  const message = choose(label, what);
+  return z
+    .string({ error: message })
+    .nullish()
+    .transform((v, ctx) => {
+      if (!v) return null;
+      if (isUuid(v)) return v.toLowerCase();
+      ctx.addIssue({ code: 'custom', message: message({ input: v }) });
+      return z.NEVER;
+    });
+};
 
 /**
  * The business dates Bahi records: a record dated outside this range is refused with a 400
@@ -173,3 +194,8 @@ export const optionalBusinessDate = (label: string) =>
           ) ?? z.NEVER)
         : null,
     );
+
+/** A cross-field rule that runs with the fields' own checks, not only after they all pass. */
+export const everyRound = { when: (payload: { value: unknown }) => isRecord(payload.value) };
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -95,13 +95,30 @@ describe('ids (issue #27)', () => {
     expect(isUuid(upper) && isUuid(lower)).toBe(true);
   });
 
+  it('ask for the thing in words when nothing is chosen (issue #25)', () => {
+    for (const value of ['', undefined, null]) {
+      expect(
+        id('Funder')
+          .safeParse(value)
+          .error?.issues.map((i) => i.message),
+      ).toEqual(['Choose a funder']);
+    }
+    expect(id('Agent').safeParse('').error?.issues[0]?.message).toBe('Choose an agent');
+    expect(id('From godown', 'a godown to sell from').safeParse('x').error?.issues[0]?.message).toBe(
+      'Choose a godown to sell from that exists',
+    );
+    expect(optionalId('Collector').safeParse('x').error?.issues[0]?.message).toBe(
+      'Choose a collector that exists',
+    );
+  });
+
   it("refuse what is no UUID with the field's message, wherever it comes from", () => {
     for (const value of ['3f2504e0', `${lower}x`, ` ${lower}`, '3f2504e0-4f89-01d3-0a0c-0305e82c3301', 7]) {
       expect(
         id('City')
           .safeParse(value)
           .error?.issues.map((i) => i.message),
-      ).toEqual(['City must be the id of an existing record']);
+      ).toEqual(['Choose a city that exists']);
       expect(typeof value === 'string' && isUuid(value)).toBe(false);
     }
   });

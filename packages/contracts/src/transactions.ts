@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   amountInput,
   businessDate,
+  everyRound,
   id,
   isStorableText,
   optionalId,
@@ -68,6 +69,10 @@ const positiveRate = (label: string) =>
 const nonNegativeAmount = (label: string) =>
   amountInput(label).refine((v) => !v.startsWith('-'), `${label} cannot be negative`);
 
+/** A paid amount that passed its check and is above 0 (a failed one is the field's own issue). */
+const isPaid = (amount: unknown) =>
+  typeof amount === 'string' && /^\d+\.\d{2}$/.test(amount) && /[1-9]/.test(amount);
+
 export const purchaseInput = z
   .object({
     type: z.enum(['Godown', 'Direct'], { error: 'Type must be Godown or Direct' }),
@@ -84,9 +89,11 @@ export const purchaseInput = z
     commission: nonNegativeAmount('Commission').prefault('0'),
     custom_fields: customFields,
   })
+  // Also when other fields are wrong, so that the first save flags every field (issue #25): the
+  // values are then as given where they failed, so each rule reads only what it needs.
   .superRefine((p, ctx) => {
     if (p.type === 'Godown' && !p.godown_id) {
-      ctx.addIssue({ code: 'custom', path: ['godown_id'], message: 'Destination godown is required' });
+      ctx.addIssue({ code: 'custom', path: ['godown_id'], message: 'Choose the destination godown' });
     }
     if (p.type === 'Direct' && !p.agent_id) {
       ctx.addIssue({
@@ -95,10 +102,10 @@ export const purchaseInput = z
         message: 'Agent is required for a direct purchase',
       });
     }
-    if (p.paid_amount !== '0.00' && !p.collector_id) {
+    if (isPaid(p.paid_amount) && !p.collector_id) {
       ctx.addIssue({ code: 'custom', path: ['collector_id'], message: 'Choose the collector who paid' });
     }
-  })
+  }, everyRound)
   .transform((p) => ({
     ...p,
     // Fields that do not apply to the type are dropped, not stored.
@@ -116,7 +123,7 @@ export const saleRowInput = z.object({
 export const saleInput = saleRowInput.extend({
   sale_date: businessDate('Sale date'),
   product_id: id('Product'),
-  godown_id: id('From godown'),
+  godown_id: id('From godown', 'a godown to sell from'),
   custom_fields: customFields,
 });
 

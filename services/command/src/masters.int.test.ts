@@ -87,7 +87,7 @@ describe('masters through the command API', () => {
       message: 'The request is not valid.',
       errors: expect.arrayContaining([
         { msg: 'Name is required', path: 'name' },
-        { msg: 'City must be the id of an existing record', path: 'city_id' },
+        { msg: 'Choose a city that exists', path: 'city_id' },
         { msg: 'Opening balance must be a number', path: 'opening_balance' },
       ]),
     });

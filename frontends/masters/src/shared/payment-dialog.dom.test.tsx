@@ -94,4 +94,32 @@ describe('Pay and Receive (spec sections 4 and 5)', () => {
     });
     expect(sent.payment_date).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
   });
+
+  it('flags the godown and the amount of an empty Pay on the first save (issue #25)', async () => {
+    const api = serve();
+    const mumbaiFunder = party({ name: 'Dev', city: MUMBAI, city_id: MUMBAI.id });
+    renderScreen('/', <PaymentDialog kind="Funder" party={mumbaiFunder} onClose={() => {}} />);
+    await screen.findByRole('combobox', { name: 'Godown' });
+    fireEvent.click(screen.getByRole('button', { name: 'Pay' }));
+    await screen.findByText('Amount is required');
+    screen.getByText('Choose the godown that handles the cash');
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('keeps a picker shut on Enter after choosing: Enter moves on to the amount (issue #25)', async () => {
+    serve();
+    renderScreen('/', <PaymentDialog kind="Funder" party={party({ name: 'Zara' })} onClose={() => {}} />);
+    const box = (await screen.findByRole('combobox', { name: 'Collector' })) as HTMLInputElement;
+    box.focus();
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    await screen.findByRole('option', { name: /Kabir/ });
+    await waitFor(() => expect(box.getAttribute('aria-activedescendant')).toBeTruthy());
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(box.value).toBe('Kabir'));
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/Amount/)));
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
 });

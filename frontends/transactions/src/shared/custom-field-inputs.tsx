@@ -69,3 +69,13 @@ export const customFieldDefaults = (
   values: CustomFieldValue[] | undefined,
 ): Record<string, string | number | boolean | null> =>
   Object.fromEntries((values ?? []).map((v) => [v.custom_field_definition_id, v.value]));
+
+/**
+ * The custom fields of the next entry (Save and New): every field the last one had, empty (null).
+ * An empty object left the fields on screen undefined, which the schema refuses ("expected
+ * string, received undefined") on an optional field (issue #25).
+ */
+export const blankCustomFields = (
+  values: Record<string, unknown> | undefined,
+): Record<string, string | number | boolean | null> =>
+  Object.fromEntries(Object.keys(values ?? {}).map((id) => [id, null]));

@@ -9,17 +9,19 @@ export function EntityField(
     name: string;
     label: string;
     required?: boolean;
+    hint?: string;
     onPicked?(party: Party | undefined): void;
   },
 ) {
   const { control } = useFormContext();
   const { field, fieldState } = useController({ name: props.name, control });
   const id = useId();
-  const { name, label, required, onPicked, ...picker } = props;
+  const { name, label, required, hint, onPicked, ...picker } = props;
   return (
     <Field
       label={{ children: label, htmlFor: id }}
       required={required}
+      hint={hint}
       validationMessage={fieldState.error?.message}
     >
       <EntityPicker

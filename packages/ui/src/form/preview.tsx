@@ -1,6 +1,6 @@
 import { ApiError, errorText, formatAmount, formatQuantity, request, useDebouncedValue } from '@bahi/ui';
 import { keepPreviousData, useQuery } from '@bahi/ui/screen';
-import { makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { z } from 'zod';
 
 /** What a write would post (POST/PUT with `X-Bahi-Dry-Run: true`, issue #14): nothing is appended. */
@@ -32,6 +32,9 @@ export const DRY_RUN_HEADER = 'X-Bahi-Dry-Run';
 /**
  * The server's dry run of the form's request, once the values pass the request schema and have
  * settled for 400 ms: the same decider and the same refusals as the save, nothing written.
+ * `current` is false while what is shown is not yet the dry run of the values on screen (they
+ * changed since, or the answer is on its way): never a preview of an earlier entry passed off as
+ * this one's (issue #25). Values that do not pass the schema show no preview at all.
  */
 export function usePreview<S extends z.ZodType>(
   method: 'POST' | 'PUT',
@@ -41,17 +44,20 @@ export function usePreview<S extends z.ZodType>(
   toBody: (parsed: z.output<S>) => unknown,
 ) {
   const settled = useDebouncedValue(values, 400);
+  const now = schema.safeParse(values);
   const parsed = schema.safeParse(settled);
-  const body = parsed.success ? toBody(parsed.data) : undefined;
-  return useQuery({
+  const body = now.success && parsed.success ? toBody(parsed.data) : undefined;
+  const query = useQuery({
     queryKey: ['transactions', 'preview', method, path, body],
     queryFn: ({ signal }) =>
       request<Preview>(method, path, { body, signal, headers: { [DRY_RUN_HEADER]: 'true' } }),
     enabled: body !== undefined,
-    placeholderData: keepPreviousData,
+    placeholderData: body === undefined ? undefined : keepPreviousData,
     retry: false,
     staleTime: 0,
   });
+  const settledOnScreen = now.success && JSON.stringify(toBody(now.data)) === JSON.stringify(body);
+  return { query, current: settledOnScreen && !query.isPlaceholderData && !query.isFetching };
 }
 
 const useStyles = makeStyles({
@@ -68,18 +74,25 @@ const useStyles = makeStyles({
   name: { padding: `2px ${tokens.spacingHorizontalXS}`, textAlign: 'left' },
   refused: { color: tokens.colorPaletteRedForeground1 },
   wrap: { overflowX: 'auto' },
+  // Figures of other values than those on screen, while the new dry run is on its way.
+  updating: { opacity: 0.55 },
 });
 
 /** The preview under a form: each account's debit or credit and its balance before and after. */
 export function PreviewPanel(props: { preview: ReturnType<typeof usePreview> }) {
   const styles = useStyles();
-  const { preview } = props;
+  const { query: preview, current } = props.preview;
   if (preview.fetchStatus === 'idle' && !preview.data && !preview.error) return null;
   const refusal = preview.error instanceof ApiError && preview.error.status < 500;
   return (
-    <section className={styles.box} aria-label="Preview" aria-live="polite">
+    <section
+      className={mergeClasses(styles.box, !current && styles.updating)}
+      aria-label="Preview"
+      aria-live="polite"
+      aria-busy={!current}
+    >
       <Text weight="semibold" size={200}>
-        Preview {preview.isFetching ? <Spinner size="extra-tiny" style={{ display: 'inline-flex' }} /> : null}
+        Preview {!current ? <Spinner size="extra-tiny" style={{ display: 'inline-flex' }} /> : null}
       </Text>
       {preview.error ? (
         <Text

@@ -22,6 +22,13 @@ export type SchemaForm<In extends FieldValues, Out> = UseFormReturn<In, unknown,
    * the rest in the alert. Resolves true when saved.
    */
   submit(save: (values: Out) => Promise<unknown>, options?: SubmitOptions): () => Promise<boolean>;
+  /**
+   * Save and New's fresh form: `values` become the form's (every field given, none undefined),
+   * the alert and errors go, and the focus goes to `focus`, the first field to type; without it
+   * the focus stays on the Save and New button, disabled while saving, so it fell to the page
+   * and typing and Esc stopped working (issue #25).
+   */
+  startNext(values: In, focus: Path<In>): void;
 };
 
 export interface SubmitOptions {
@@ -66,5 +73,11 @@ export function useSchemaForm<S extends z.ZodType<unknown, FieldValues>>(
       })();
       return saved;
     };
-  return Object.assign(form, { alert, setAlert, submit });
+  const startNext = (values: z.input<S>, focus: Path<z.input<S>>) => {
+    form.reset(values);
+    setAlert(null);
+    // After the save's busy state has gone and the fields show the new values.
+    setTimeout(() => form.setFocus(focus, { shouldSelect: true }), 0);
+  };
+  return Object.assign(form, { alert, setAlert, submit, startNext });
 }

@@ -24,6 +24,10 @@ export default function EntityPickerImpl(props: EntityPickerProps) {
   const styles = useStyles();
   const [text, setText] = useState(props.initialLabel ?? '');
   const [typing, setTyping] = useState(false);
+  // The list's open state is the picker's: Enter on a closed list is the form's (move on or
+  // save), never a reopening. Fluent opened it on that Enter while the form moved the focus on,
+  // and the list then stayed open over the next fields (issue #25).
+  const [open, setOpen] = useState(false);
   const search = useDebouncedValue(typing ? text : '', 250);
   const query = useQuery(partyOptionsQuery(props.kind, search.trim(), props.cityId));
   // Options of an earlier search are not offered while the typed one is on its way: Enter or a
@@ -55,6 +59,11 @@ export default function EntityPickerImpl(props: EntityPickerProps) {
       placeholder={props.placeholder ?? 'Type to search'}
       value={text}
       selectedOptions={props.value ? [props.value] : []}
+      open={open}
+      onOpenChange={(e, d) => {
+        if (d.open && 'key' in e && e.key === 'Enter') return;
+        setOpen(d.open);
+      }}
       onInput={(e) => {
         setTyping(true);
         setText((e.target as HTMLInputElement).value);

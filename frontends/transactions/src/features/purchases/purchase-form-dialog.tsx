@@ -16,7 +16,11 @@ import { isoDay, isPositiveDecimal, multiplyDecimal, today, useCities, useProduc
 import { Text } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
-import { CustomFieldInputs, customFieldDefaults } from '../../shared/custom-field-inputs.tsx';
+import {
+  blankCustomFields,
+  CustomFieldInputs,
+  customFieldDefaults,
+} from '../../shared/custom-field-inputs.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import type { Purchase } from './api.ts';
 
@@ -88,21 +92,24 @@ export function PurchaseFormDialog(props: {
   const submitAndNew = form.submit(async (v) => {
     await write.mutateAsync(toBody(v));
     notify('Purchase created successfully!');
-    form.reset({
-      ...form.formState.defaultValues,
-      type: v.type,
-      purchase_date: form.getValues('purchase_date'),
-      city_id: v.city_id,
-      godown_id: v.godown_id ?? '',
-      funder_id: '',
-      agent_id: '',
-      collector_id: '',
-      rate: '',
-      quantity: '',
-      paid_amount: '0',
-      commission: '0',
-      custom_fields: {},
-    });
+    form.startNext(
+      {
+        type: v.type,
+        purchase_date: form.getValues('purchase_date'),
+        city_id: v.city_id,
+        funder_id: '',
+        product_id: '',
+        godown_id: v.godown_id ?? '',
+        collector_id: '',
+        agent_id: '',
+        rate: '',
+        quantity: '',
+        paid_amount: '0',
+        commission: '0',
+        custom_fields: blankCustomFields(form.getValues('custom_fields')),
+      },
+      'funder_id',
+    );
   });
   const direct = type === 'Direct';
   return (

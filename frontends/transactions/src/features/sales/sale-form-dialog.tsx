@@ -11,10 +11,15 @@ import {
   useSchemaForm,
   useWatch,
 } from '@bahi/ui/form';
-import { isoDay, today, useCities, useProducts, useQuery } from '@bahi/ui/screen';
+import { isoDay, type Party, today, useCities, useProducts, useQuery } from '@bahi/ui/screen';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
 import type { z } from 'zod';
-import { CustomFieldInputs, customFieldDefaults } from '../../shared/custom-field-inputs.tsx';
+import {
+  blankCustomFields,
+  CustomFieldInputs,
+  customFieldDefaults,
+} from '../../shared/custom-field-inputs.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import { averageRateQuery, type Sale } from './api.ts';
 import { profitPreview } from './profit.ts';
@@ -32,8 +37,11 @@ const useStyles = makeStyles({
   gain: { color: tokens.colorPaletteGreenForeground1 },
 });
 
+/** 'Nadia (Mumbai)': agents of every city are offered, so each says its city. */
+const agentLabel = (agent: Party) => `${agent.name} (${agent.city?.name ?? 'no city'})`;
+
 /**
- * New Sale / Edit Sale (spec sections 2 and 5): an agent of the tab's city, product, from
+ * New Sale / Edit Sale (spec sections 2 and 5): an agent of any city, product, from
  * godown, rate, quantity, clearing charge and the custom fields of sales; the average purchase
  * rate of the product in the godown and the profit preview.
  */
@@ -66,7 +74,11 @@ export function SaleFormDialog(props: {
     name: ['product_id', 'godown_id', 'rate', 'quantity'],
   });
   const average = useQuery(averageRateQuery(String(productId ?? ''), String(godownId ?? '')));
-  const city = cities.data?.find((c) => c.id === props.cityId);
+  // A sale is in its agent's city (spec section 3: a sale has no city of its own). The picker
+  // finds agents of every city, each shown with its city, so an agent of another city than the
+  // tab in view is found, never silently filtered out (issue #25); the tab's city until chosen.
+  const [cityId, setCityId] = useState(props.cityId);
+  const city = cities.data?.find((c) => c.id === cityId);
   const profit = average.data
     ? profitPreview(String(rate ?? ''), String(quantity ?? ''), average.data.average_rate, city?.rate ?? '')
     : null;
@@ -89,17 +101,19 @@ export function SaleFormDialog(props: {
   const submitAndNew = form.submit(async (v) => {
     await write.mutateAsync(toBody(v));
     notify('Sale created successfully!');
-    form.reset({
-      ...form.formState.defaultValues,
-      sale_date: form.getValues('sale_date'),
-      godown_id: v.godown_id,
-      product_id: v.product_id,
-      agent_id: '',
-      rate: '',
-      quantity: '',
-      clearing_charge: '0',
-      custom_fields: {},
-    });
+    form.startNext(
+      {
+        sale_date: form.getValues('sale_date'),
+        agent_id: '',
+        product_id: v.product_id,
+        godown_id: v.godown_id,
+        rate: '',
+        quantity: '',
+        clearing_charge: '0',
+        custom_fields: blankCustomFields(form.getValues('custom_fields')),
+      },
+      'agent_id',
+    );
   });
   return (
     <FormProvider {...form}>
@@ -118,7 +132,9 @@ export function SaleFormDialog(props: {
           name="agent_id"
           label="Agent"
           required
-          cityId={props.cityId}
+          labelFor={agentLabel}
+          onPicked={(agent) => agent?.city_id && setCityId(agent.city_id)}
+          hint={city ? `A sale in ${city.name} (${city.currency_name})` : undefined}
           initialLabel={t?.agent.name ?? undefined}
         />
         <SelectField
