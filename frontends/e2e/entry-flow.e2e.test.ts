@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
+import { formatAmount } from '../../packages/ui/src/format.ts';
+import { addDecimal, subtractDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { openSignedIn } from './browser.ts';
 
@@ -111,6 +112,9 @@ beforeAll(async () => {
   ids.omar = (await api('POST', '/masters/agents', { name: 'Omar', city_id: ids.dubai })).id;
   ids.bhiwandi = (await api('POST', '/masters/godowns', { name: 'Bhiwandi' })).id;
   ids.cumin = (await api('POST', '/masters/products', { name: 'Cumin' })).id;
+  ids.ravi = (
+    await api('POST', '/masters/collectors', { name: 'Ravi', city_id: ids.mumbai, opening_balance: '5000' })
+  ).id;
   ids.lot = (
     await api('POST', '/masters/custom-fields', {
       name: 'Lot number',
@@ -248,6 +252,110 @@ describe('entry by keyboard (issue #25)', () => {
     }>;
     expect(mumbai.map((s) => s.agent.name)).toEqual(['Nadia']);
   });
+
+  it('a session at the desk by keyboard alone: 20 purchases and 10 sales with Save and New, then 5 expenses; each saved once, as its preview said', async () => {
+    const inr = (amount: string) => `${formatAmount(amount)} INR`;
+    const count = async (path: string) =>
+      ((await api('GET', `${path}?city_id=${ids.mumbai}&page=1&limit=100`)).data as unknown[]).length;
+
+    // 20 purchases, one dialog: Save and New after each, the godown kept from the first.
+    const purchasesBefore = await count('/transactions/purchases');
+    let dev = await balance('funders', 'Dev');
+    const purchaseTotals: string[] = [];
+    await page.goto(url('/transactions/purchases'));
+    await page.getByRole('tab', { name: 'Mumbai' }).click();
+    await page.getByRole('button', { name: 'New Purchase' }).focus();
+    await page.keyboard.press('Enter');
+    await dialog().getByText('New Purchase').waitFor();
+    await expect.poll(focused).toBe('type');
+    for (const _ of ['date', 'city', 'funder']) await page.keyboard.press('Enter');
+    for (let i = 1; i <= 20; i++) {
+      const total = `${(100 + i) * 2}.00`;
+      await keyPurchase(String(100 + i), '2', i > 1);
+      const after = addDecimal(dev, total, 2);
+      const line = await previewLine('Dev');
+      expect(line, `purchase ${i}`).toContain(`${formatAmount(dev)} → ${inr(after)}`);
+      await pressButton('Save and New');
+      await expect.poll(focused).toBe('funder_id');
+      expect(await preview().count()).toBe(0);
+      purchaseTotals.push(total);
+      dev = after;
+    }
+    expect(
+      await dialog()
+        .getByText(/Invalid input|expected string/)
+        .count(),
+    ).toBe(0);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await count('/transactions/purchases')).toBe(purchasesBefore + 20);
+    expect(await balance('funders', 'Dev')).toBe(dev);
+    const purchases = (await api('GET', `/transactions/purchases?city_id=${ids.mumbai}&page=1&limit=100`))
+      .data as Array<{ total: string }>;
+    for (const total of purchaseTotals)
+      expect(purchases.filter((p) => p.total === total).length, `purchase of ${total}`).toBe(1);
+
+    // 10 sales to Nadia, one dialog: the product and the godown kept after the first.
+    const salesBefore = await count('/transactions/sales');
+    let nadia = await balance('agents', 'Nadia');
+    await page.goto(url('/transactions/sales'));
+    await page.getByRole('tab', { name: 'Mumbai' }).click();
+    await page.getByRole('button', { name: 'New Sale' }).focus();
+    await page.keyboard.press('Enter');
+    await dialog().getByText('New Sale').waitFor();
+    await dialog().getByRole('combobox', { name: 'Agent' }).focus();
+    for (let i = 1; i <= 10; i++) {
+      const total = `${400 + i}.00`;
+      await chooseByKeyboard('Agent', 'Nad', /^Nadia \(Mumbai\)/);
+      expect(await focused()).toBe('product_id');
+      if (i === 1) {
+        await page.keyboard.type('Cumin');
+        await page.keyboard.press('Enter');
+        await chooseByKeyboard('From Godown', 'Bhi', /^Bhiwandi/);
+      } else {
+        expect(await dialog().getByRole('combobox', { name: 'From Godown' }).inputValue()).toBe('Bhiwandi');
+        await page.keyboard.press('Enter'); // the product, kept
+        await page.keyboard.press('Enter'); // the godown, kept
+      }
+      await page.keyboard.type(String(400 + i));
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('1');
+      const after = addDecimal(nadia, total, 2);
+      expect(await previewLine('Nadia'), `sale ${i}`).toContain(`${formatAmount(nadia)} → ${inr(after)}`);
+      await pressButton('Save and New');
+      await expect.poll(focused).toBe('agent_id');
+      nadia = after;
+    }
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'hidden' });
+    expect(await count('/transactions/sales')).toBe(salesBefore + 10);
+    expect(await balance('agents', 'Nadia')).toBe(nadia);
+
+    // 5 expenses paid by Ravi, each in its own dialog (cash entries close on save).
+    const expensesBefore = await count('/transactions/expenses');
+    let ravi = await balance('collectors', 'Ravi');
+    await page.goto(url('/transactions/expenses'));
+    await page.getByRole('tab', { name: 'Mumbai' }).click();
+    for (let i = 1; i <= 5; i++) {
+      const amount = `${25 * i}.00`;
+      await page.getByRole('button', { name: 'New Expense' }).focus();
+      await page.keyboard.press('Enter');
+      await dialog().getByText('Mumbai (INR)').waitFor();
+      await dialog().getByLabel('Category').focus();
+      await page.keyboard.type(`Tea ${i}`);
+      await dialog().getByRole('combobox', { name: 'Paid From (Collector)' }).focus();
+      await chooseByKeyboard('Paid From (Collector)', 'Rav', /^Ravi/);
+      await dialog().getByLabel('Amount').focus();
+      await page.keyboard.type(String(25 * i));
+      const after = subtractDecimal(ravi, amount, 2);
+      expect(await previewLine('Ravi'), `expense ${i}`).toContain(`${formatAmount(ravi)} → ${inr(after)}`);
+      await page.keyboard.press('Control+s');
+      await dialog().waitFor({ state: 'hidden' });
+      ravi = after;
+    }
+    expect(await count('/transactions/expenses')).toBe(expensesBefore + 5);
+    expect(await balance('collectors', 'Ravi')).toBe(ravi);
+  }, 600_000);
 
   it('takes screenshots of the entry dialogs in both themes, at 1366 and 390 px', async () => {
     for (const theme of ['dark', 'light'] as const) {
