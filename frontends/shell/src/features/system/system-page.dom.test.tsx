@@ -166,7 +166,8 @@ describe('System screen', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
-    fireEvent.click(within(report).getByRole('button', { name: 'Rebuild and swap' }));
+    // The page is in reach again once the dialog has gone.
+    fireEvent.click(await within(report).findByRole('button', { name: 'Rebuild and swap' }));
     fireEvent.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Rebuild and swap' }),
     );

@@ -281,7 +281,6 @@ export function SystemScreen() {
           <>
             {confirmSwap?.length ? confirmSwap.join(', ') : 'Every projection'} will be rebuilt from the event
             log and the copy swapped in: it replaces the live read models that every screen and report reads.
-            Rebuilding a large log takes a while; screens keep working meanwhile.
           </>
         }
         confirmLabel="Rebuild and swap"
