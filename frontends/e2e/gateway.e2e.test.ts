@@ -104,4 +104,15 @@ describe.skipIf(!existsSync(NGINX))('the frontends through the nginx gateway', (
     await app.call('POST', '/masters/cities', { name: 'Kabul', currency_name: 'AFN', rate: '1.25' });
     await page.getByText('Administrator created a City').waitFor();
   });
+
+  it('keeps the dashboard live across a restart of the app behind it (the gateway answers 502 meanwhile)', async () => {
+    const cities = () => page.getByText('Administrator created a City').count();
+    expect(await cities()).toBe(1);
+    // While the app is down nginx answers the stream's reconnection with a 502, and the browser
+    // gives up on it: the shell opens a new stream after its backoff.
+    await app.restart();
+    await app.call('POST', '/masters/cities', { name: 'Herat', currency_name: 'AFN', rate: '1.25' });
+    await expect.poll(cities, { timeout: 30_000 }).toBe(2);
+    expect(page.url()).toBe(`${gateway}/`);
+  }, 60_000);
 });

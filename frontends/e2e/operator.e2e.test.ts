@@ -123,7 +123,15 @@ describe('Settings > System in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'system-report-1366-dark.png') });
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // A swap replaces the live read models: it asks first, and Cancel sends nothing.
     await report.getByRole('button', { name: 'Rebuild and swap' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Rebuild and swap?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await report.textContent()).toContain('Compared only');
+    await report.getByRole('button', { name: 'Rebuild and swap' }).click();
+    await confirm.getByText(/will be rebuilt from the event log/).waitFor();
+    await confirm.getByRole('button', { name: 'Rebuild and swap' }).click();
     const latest = page.getByRole('region', { name: 'Latest rebuild' });
     await latest
       .getByText(/^Rebuild and swap of (journal, masters|masters, journal), asked for by/)
@@ -208,6 +216,13 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
           .waitFor();
         await page.getByRole('region', { name: 'Latest rebuild' }).waitFor();
         await page.screenshot({ path: join(SHOTS, `system-${width}-${theme}.png`) });
+        await page.setViewportSize({ width, height: 900 });
+        await page.getByRole('button', { name: 'Rebuild and swap: all' }).click();
+        const confirm = page.getByRole('alertdialog', { name: 'Rebuild and swap?' });
+        await confirm.getByRole('button', { name: 'Cancel' }).waitFor();
+        await page.screenshot({ path: join(SHOTS, `system-confirm-swap-${width}-${theme}.png`) });
+        await confirm.getByRole('button', { name: 'Cancel' }).click();
+        await confirm.waitFor({ state: 'hidden' });
         await page.setViewportSize({ width, height: 900 });
         await page.goto(url('/settings/whatsapp-outbox'));
         await page.getByRole('row', { name: /\+919876543210/ }).waitFor();

@@ -40,6 +40,11 @@ export const formatQuantity = (v: number | string | null | undefined): string =>
   (typeof v === 'string' ? formatDecimalText(v, 4) : null) ?? fine.format(toNumber(v));
 /** Rates: 4 decimals. */
 export const formatRate = formatQuantity;
+/** Counts and log positions (integer text of any size, or a number): grouped, exactly. */
+export const formatCount = (v: number | string): string => formatDecimalText(String(v), 0) ?? String(v);
+/** Decimal text at the places it has (a compared amount must not be rounded): grouped, exactly. */
+export const formatExact = (text: string): string =>
+  formatDecimalText(text, /\.(\d*)$/.exec(text.trim())?.[1]?.length ?? 0) ?? text;
 
 export const formatDateTime = (iso: string): string =>
   new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });

@@ -230,4 +230,17 @@ describe('live invalidation', () => {
     stop();
     vi.useRealTimers();
   });
+
+  it('refetches every query on a resync (the stream missed events), and stops listening when stopped', async () => {
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    const target = new EventTarget();
+    const stop = startLiveInvalidation(client, target);
+    target.dispatchEvent(new CustomEvent('bahi:resync'));
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy.mock.calls[0]?.[0]).toBeUndefined(); // no key: every query
+    stop();
+    target.dispatchEvent(new CustomEvent('bahi:resync'));
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
 });

@@ -70,6 +70,13 @@ export function startLiveInvalidation(
     }
     pending.add(stream);
   };
+  // The stream was down and cannot prove it missed nothing (`ready` with `missed: true`, or a
+  // reconnection): every query refetches, those on screen at once.
+  const resync = () => void client.invalidateQueries();
   target.addEventListener('bahi:data-changed', listener);
-  return () => target.removeEventListener('bahi:data-changed', listener);
+  target.addEventListener('bahi:resync', resync);
+  return () => {
+    target.removeEventListener('bahi:data-changed', listener);
+    target.removeEventListener('bahi:resync', resync);
+  };
 }

@@ -28,6 +28,12 @@ export interface TestApp {
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Body }>;
   /** Later reads wait for everything written so far, not only this client's own writes. */
   syncToHead(): Promise<void>;
+  /**
+   * Stops the app (as on SIGTERM: open streams end first) and starts it again on the same data
+   * directory, storage and port, as a server restart does: sessions stay valid (the secrets are
+   * the data directory's).
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,30 +55,33 @@ export async function openTestApp(
     : options.storage === 'postgres'
       ? await withTestDatabase('app')
       : undefined;
-  const bahi = await startStandalone(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      BAHI_DATA_DIR: join(dir, 'data'),
-      BAHI_FRONTENDS_DIR: join(dir, 'none'),
-      ...options.env?.(dir),
-    },
-    {
-      logger: false,
-      ...(database
-        ? {
-            storage: () =>
-              openServerStorage({
-                databaseUrl: database.url,
-                applicationName: 'bahi-test',
-                pollIntervalMs: 50,
-                // As the query service reads on Postgres.
-                namedReads: true,
-              }),
-          }
-        : {}),
-    },
-  ).catch(async (error) => {
+  const env: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BAHI_DATA_DIR: join(dir, 'data'),
+    BAHI_FRONTENDS_DIR: join(dir, 'none'),
+    ...options.env?.(dir),
+  };
+  const start = (port: string) =>
+    startStandalone(
+      { ...env, PORT: port },
+      {
+        logger: false,
+        ...(database
+          ? {
+              storage: () =>
+                openServerStorage({
+                  databaseUrl: database.url,
+                  applicationName: 'bahi-test',
+                  pollIntervalMs: 50,
+                  // As the query service reads on Postgres.
+                  namedReads: true,
+                }),
+            }
+          : {}),
+      },
+    );
+  let bahi = await start(env.PORT ?? '0').catch(async (error) => {
     await database?.drop();
     throw error;
   });
@@ -88,7 +97,9 @@ export async function openTestApp(
   const token = await login(bahi.config.BAHI_ADMIN_EMAIL, bahi.config.BAHI_ADMIN_PASSWORD);
   let last = '0';
   return {
-    bahi,
+    get bahi() {
+      return bahi;
+    },
     dir,
     token,
     login,
@@ -111,6 +122,11 @@ export async function openTestApp(
         eventStore: { headPosition: string };
       };
       last = ready.eventStore.headPosition;
+    },
+    async restart() {
+      const port = new URL(bahi.url).port;
+      await bahi.stop();
+      bahi = await start(port);
     },
     async close() {
       await bahi.stop();

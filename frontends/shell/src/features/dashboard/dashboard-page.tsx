@@ -65,10 +65,13 @@ export function DashboardPage() {
       timer = setTimeout(load, 1000);
     };
     window.addEventListener('bahi:data-changed', onChange);
+    // The stream was down and may have missed changes: read everything again.
+    window.addEventListener('bahi:resync', onChange);
     return () => {
       live = false;
       clearTimeout(timer);
       window.removeEventListener('bahi:data-changed', onChange);
+      window.removeEventListener('bahi:resync', onChange);
     };
   }, []);
   return (

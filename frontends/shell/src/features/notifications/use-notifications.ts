@@ -25,6 +25,12 @@ export function useNotifications(limit: number) {
     void refresh();
   }, [refresh]);
   useLiveEvent('notification', () => void refresh());
+  // The stream was down and may have missed a notification: read them again.
+  useEffect(() => {
+    const onResync = () => void refresh();
+    window.addEventListener('bahi:resync', onResync);
+    return () => window.removeEventListener('bahi:resync', onResync);
+  }, [refresh]);
   const read = useCallback(
     async (n: Notification) => {
       if (n.is_read) return;

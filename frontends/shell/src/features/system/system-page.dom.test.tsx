@@ -158,13 +158,73 @@ describe('System screen', () => {
     expect(accounts.textContent).toContain('101.00');
     expect(accounts.textContent).toContain('100.00');
 
+    // A swap replaces the live read models: nothing is sent before it is confirmed.
     fireEvent.click(within(report).getByRole('button', { name: 'Rebuild and swap' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Rebuild and swap?' });
+    expect(confirm.textContent).toContain('journal will be rebuilt from the event log');
+    expect(confirm.textContent).toContain('replaces the live read models');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    // The page is in reach again once the dialog has gone.
+    fireEvent.click(await within(report).findByRole('button', { name: 'Rebuild and swap' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Rebuild and swap' }),
+    );
     await waitFor(() =>
       expect(api.calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
         projections: ['journal'],
         swap: true,
       }),
     );
+  });
+
+  it('groups positions, lags, counts and compared figures as the app writes numbers', async () => {
+    const big = {
+      ...differing,
+      events: 1234567,
+      comparisons: [
+        {
+          ...differing.comparisons[0]!,
+          livePosition: '1234567',
+          shadowPosition: '1234000',
+          tables: [{ ...differing.comparisons[0]!.tables[0]!, liveRows: 120000, shadowRows: 119999 }],
+          balanceDifferences: [
+            {
+              ...differing.comparisons[0]!.balanceDifferences[0]!,
+              liveAmount: '1234567.125',
+              shadowAmount: '-1000',
+            },
+          ],
+        },
+      ],
+    };
+    mockApi((call) => {
+      if (call.path === '/admin/projections')
+        return {
+          body: status({
+            head: '1234567',
+            projections: [projection({ name: 'journal', position: '1222222', lag: '12345' })],
+            rebuilds: [rebuild({ status: 'done', report: big })],
+          }),
+        };
+      if (call.path === '/masters/users') return { body: users };
+    });
+    renderScreen('/settings/system', <SystemScreen />);
+    expect(await screen.findByText('Head of the log: position 12,34,567')).toBeTruthy();
+    const row = within(await screen.findByRole('table', { name: 'Projections' })).getAllByRole('row')[1]!;
+    expect(row.textContent).toContain('12,22,222');
+    expect(row.textContent).toContain('12,345 events');
+    const report = await screen.findByRole('region', { name: 'Comparison report' });
+    expect(report.textContent).toContain('12,34,567 events replayed');
+    expect(report.textContent).toContain('compared at live position 12,34,567, rebuilt 12,34,000');
+    const tables = within(report).getByRole('table', { name: 'Differing tables of journal' });
+    expect(tables.textContent).toContain('1,20,000');
+    expect(tables.textContent).toContain('1,19,999');
+    const accounts = within(report).getByRole('table', { name: 'Differing accounts of journal' });
+    // Exactly as compared, not rounded to the 2 places of an amount on screen.
+    expect(accounts.textContent).toContain('12,34,567.125');
+    expect(accounts.textContent).toContain('-1,000');
   });
 
   it('says a rebuild was identical, and shows why one could not start', async () => {
@@ -183,6 +243,9 @@ describe('System screen', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Rebuild and swap' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Rebuild and swap: all' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Rebuild and swap?' });
+    expect(confirm.textContent).toContain('Every projection will be rebuilt');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Rebuild and swap' }));
     expect(await screen.findByText('A rebuild is already running.')).toBeTruthy();
   });
 

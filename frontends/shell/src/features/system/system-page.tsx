@@ -1,9 +1,12 @@
 import {
   type Column,
+  ConfirmDialog,
   DataTable,
   ErrorAlert,
   errorText,
+  formatCount,
   formatDateTime,
+  formatExact,
   lazyNamed,
   Page,
   Panel,
@@ -100,6 +103,8 @@ export function SystemScreen() {
   const [mode, setMode] = useState<Mode>('swap');
   const [quarantining, setQuarantining] = useState<ProjectionState | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  /** A swap asked for and not yet confirmed: the projections it rebuilds (none: all). */
+  const [confirmSwap, setConfirmSwap] = useState<string[] | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['settings', 'projections'] });
 
   const rebuild = useMutation({
@@ -127,6 +132,8 @@ export function SystemScreen() {
   const running = inProgress(latest);
   const start = (names: string[], swap: boolean) =>
     rebuild.mutate(names.length ? { projections: names, swap } : { swap });
+  // A swap replaces the live read models: it is confirmed first. A compare changes nothing.
+  const ask = (names: string[], swap: boolean) => (swap ? setConfirmSwap(names) : start(names, false));
   const toggle = (name: string, on: boolean) =>
     setSelected((s) => (on ? [...s.filter((n) => n !== name), name] : s.filter((n) => n !== name)));
   const allChecked = projections.length > 0 && projections.every((p) => selected.includes(p.name));
@@ -161,8 +168,12 @@ export function SystemScreen() {
         </Badge>
       ),
     },
-    { key: 'lag', header: 'Lag', render: (p) => `${p.lag} ${p.lag === '1' ? 'event' : 'events'}` },
-    { key: 'position', header: 'Position', render: (p) => p.position },
+    {
+      key: 'lag',
+      header: 'Lag',
+      render: (p) => `${formatCount(p.lag)} ${p.lag === '1' ? 'event' : 'events'}`,
+    },
+    { key: 'position', header: 'Position', render: (p) => formatCount(p.position) },
     {
       key: 'error',
       header: 'Error',
@@ -174,7 +185,8 @@ export function SystemScreen() {
             </Text>
             {p.failingEvent ? (
               <Text className={styles.muted} size={200}>
-                {p.failingEvent.type} at position {p.failingEvent.position} in {p.failingEvent.streamId}
+                {p.failingEvent.type} at position {formatCount(p.failingEvent.position)} in{' '}
+                {p.failingEvent.streamId}
               </Text>
             ) : null}
           </div>
@@ -227,7 +239,7 @@ export function SystemScreen() {
       <Panel title="Projections" role="region" aria-label="Projections">
         {data ? (
           <Text size={200} className={styles.muted}>
-            Head of the log: position {data.head}
+            Head of the log: position {formatCount(data.head)}
           </Text>
         ) : null}
         <div className={styles.controls}>
@@ -240,7 +252,7 @@ export function SystemScreen() {
           <Button
             appearance="primary"
             disabled={running || rebuild.isPending || !data}
-            onClick={() => start(selected, mode === 'swap')}
+            onClick={() => ask(selected, mode === 'swap')}
           >
             {rebuildLabel}
           </Button>
@@ -259,9 +271,25 @@ export function SystemScreen() {
           rebuild={latest}
           by={nameOf(users.data, latest.requestedBy)}
           busy={running || rebuild.isPending}
-          onSwap={() => start(latest.projections, true)}
+          onSwap={() => ask(latest.projections, true)}
         />
       ) : null}
+      <ConfirmDialog
+        open={confirmSwap !== null}
+        title="Rebuild and swap?"
+        message={
+          <>
+            {confirmSwap?.length ? confirmSwap.join(', ') : 'Every projection'} will be rebuilt from the event
+            log and the copy swapped in: it replaces the live read models that every screen and report reads.
+          </>
+        }
+        confirmLabel="Rebuild and swap"
+        onCancel={() => setConfirmSwap(null)}
+        onConfirm={() => {
+          if (confirmSwap) start(confirmSwap, true);
+          setConfirmSwap(null);
+        }}
+      />
       {data && data.rebuilds.length > 1 ? <EarlierRebuilds rebuilds={data.rebuilds.slice(1)} /> : null}
       {data?.quarantined.length ? <QuarantinedPanel entries={data.quarantined} users={users.data} /> : null}
       <BackupsPanel />
@@ -309,7 +337,7 @@ function RebuildPanel(props: { rebuild: Rebuild; by: string; busy: boolean; onSw
           hint={
             progress === undefined
               ? 'Waiting for the projector to start it…'
-              : `Replayed to position ${r.position} of ${r.target} (${Math.floor(progress * 100)}%)`
+              : `Replayed to position ${formatCount(r.position)} of ${formatCount(r.target)} (${Math.floor(progress * 100)}%)`
           }
         >
           <ProgressBar value={progress} aria-label="Rebuild progress" />
@@ -328,7 +356,7 @@ function RebuildPanel(props: { rebuild: Rebuild; by: string; busy: boolean; onSw
                 : 'Differences found between the live read models and the rebuilt ones.'}
           </Text>
           <Text size={200} className={styles.muted}>
-            {report.events} events replayed, {formatDateTime(report.startedAt)} to{' '}
+            {formatCount(report.events)} events replayed, {formatDateTime(report.startedAt)} to{' '}
             {formatDateTime(report.finishedAt)}.{' '}
             {report.swap
               ? 'The rebuilt tables were swapped in: the live read models are now the rebuilt ones.'
@@ -364,7 +392,7 @@ function Differences({ comparison: c }: { comparison: ProjectionComparison }) {
       <Text weight="semibold" block>
         {c.projection}
         {c.livePosition !== c.shadowPosition
-          ? ` (compared at live position ${c.livePosition}, rebuilt ${c.shadowPosition})`
+          ? ` (compared at live position ${formatCount(c.livePosition)}, rebuilt ${formatCount(c.shadowPosition)})`
           : ''}
       </Text>
       {tables.length ? (
@@ -381,8 +409,8 @@ function Differences({ comparison: c }: { comparison: ProjectionComparison }) {
               {tables.map((t) => (
                 <tr key={t.table}>
                   <td>{t.table}</td>
-                  <td className={styles.num}>{t.liveRows}</td>
-                  <td className={styles.num}>{t.shadowRows}</td>
+                  <td className={styles.num}>{formatCount(t.liveRows)}</td>
+                  <td className={styles.num}>{formatCount(t.shadowRows)}</td>
                 </tr>
               ))}
             </tbody>
@@ -407,10 +435,10 @@ function Differences({ comparison: c }: { comparison: ProjectionComparison }) {
                 <tr key={`${d.account}|${d.currency}`}>
                   <td>{d.account}</td>
                   <td>{d.currency}</td>
-                  <td className={styles.num}>{d.liveAmount}</td>
-                  <td className={styles.num}>{d.shadowAmount}</td>
-                  <td className={styles.num}>{d.liveQuantity}</td>
-                  <td className={styles.num}>{d.shadowQuantity}</td>
+                  <td className={styles.num}>{formatExact(d.liveAmount)}</td>
+                  <td className={styles.num}>{formatExact(d.shadowAmount)}</td>
+                  <td className={styles.num}>{formatExact(d.liveQuantity)}</td>
+                  <td className={styles.num}>{formatExact(d.shadowQuantity)}</td>
                 </tr>
               ))}
             </tbody>
@@ -460,7 +488,7 @@ function EarlierRebuilds({ rebuilds }: { rebuilds: Rebuild[] }) {
 function QuarantinedPanel(props: { entries: Quarantined[]; users: Parameters<typeof nameOf>[0] }) {
   const columns: Column<Quarantined>[] = [
     { key: 'projection', header: 'Projection', render: (q) => q.projection },
-    { key: 'event', header: 'Event', render: (q) => `${q.event_type} at ${q.position}` },
+    { key: 'event', header: 'Event', render: (q) => `${q.event_type} at ${formatCount(q.position)}` },
     { key: 'reason', header: 'Reason', render: (q) => q.reason },
     {
       key: 'who',
