@@ -149,6 +149,7 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
     expect(text).toContain('QUERY_UPSTREAM: query:3002');
     expect(text).toContain('FRONTENDS_ROOT: /srv/bahi/frontends');
     expect(text).toContain('/etc/nginx/templates/bahi.conf.template');
+    expect(blocks.get('gateway')).toContain('curl -fsS -o /dev/null http://127.0.0.1:8080/');
     // node itself runs each compiled service (no npm in between), so SIGTERM reaches it;
     // test/clean-shutdown.int.test.ts runs these very commands.
     for (const service of ['command', 'query', 'projector', 'reports-worker']) {
