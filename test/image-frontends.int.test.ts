@@ -122,13 +122,13 @@ describe.skipIf(!nginxAvailable || !databaseUrl)('the image frontends behind the
   let gateway: Gateway | undefined;
 
   beforeAll(async () => {
-    // 1. The Dockerfile's build step (without --force: frontends/build.ts reuses fresh output).
-    const built = spawnSync('npx', ['tsx', 'frontends/build.ts'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
-    expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+    // 1. The Dockerfile's build step: the frontends (without --force: frontends/build.ts reuses
+    // fresh output) and the compiled services, which the final stage copies too. On a clean
+    // clone neither exists before this step.
+    for (const script of ['frontends/build.ts', 'scripts/build-services.ts']) {
+      const built = spawnSync('npx', ['tsx', script], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+      expect(built.status, `${script}\n${built.stdout}\n${built.stderr}`).toBe(0);
+    }
 
     dir = await mkdtemp(join(tmpdir(), 'bahi-image-'));
     await chmod(dir, 0o755); // nginx workers may run as another user

@@ -175,6 +175,12 @@ export async function openIdempotency(sql: SqlClient, locks: LockManager) {
       // A failure after an append keeps the claim unanswered: its retry finishes what was begun.
       return payload;
     } finally {
+      // The answer is decided: the handler's work is over, though its promise may still be
+      // pending (a handler that returns `reply` waits, through Reply's then(), until the answer
+      // has gone out). The locks go now, before the answer is written: a client that hears the
+      // answer and at once sends the same key again must find the key free, not "still being
+      // processed" (seen under load in CI).
+      entry.running = false;
       await finish(entry);
     }
   };

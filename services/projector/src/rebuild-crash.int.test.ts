@@ -128,7 +128,12 @@ describeOnPostgres('a rebuild whose projector process is killed with SIGKILL [po
     );
     expect((await rebuildRow(readDb, id)).error).toMatch(/interrupted/);
     expect(await rebuildSchemas(readDb)).toEqual([]);
-    expect(second.output()).toMatch(/an interrupted rebuild is marked failed/);
+    // Logged just after the row is marked (the log may reach us a moment after the row does).
+    await waitFor(
+      'the start-up to say so in its log',
+      async () => (/an interrupted rebuild is marked failed/.test(second.output()) ? true : undefined),
+      10_000,
+    );
 
     // Asked for straight away, not refused: the new process takes it up and finishes it.
     const next = await requestRebuild(readDb, { requestedBy: 'test' });
