@@ -86,7 +86,6 @@ export interface AccountLine extends IdentityRow {
   superseded_at: Date | string | null;
   superseded_by: string | null;
   detail: Record<string, unknown> | string | null;
-  user_id: string | null;
 }
 
 /**
@@ -95,7 +94,7 @@ export interface AccountLine extends IdentityRow {
  * figures (issue #25): the lines an edit or a delete superseded are left out with their
  * reversal wherever all of them fall in the range (they then sum to zero: no balance moves);
  * with `corrections`, every line shows, each with how it stands to its record's corrections.
- * One range scan of the journal; each line's words by its event's position.
+ * One range scan of the journal; each line carries its words.
  */
 export async function readAccountLines(
   db: ReadDb,
@@ -113,13 +112,10 @@ export async function readAccountLines(
       sql<string>`position::text`.as('position'),
       'superseded_at',
       sql<string | null>`superseded_by::text`.as('superseded_by'),
-      sql<Record<
-        string,
-        unknown
-      > | null>`(SELECT detail FROM journal_words w WHERE w.position = journal.position)`.as('detail'),
-      sql<string | null>`(SELECT user_id FROM journal_words w WHERE w.position = journal.position)`.as(
-        'user_id',
-      ),
+      // The line's own words; a line written before it carried them, its event's (one probe,
+      // for those lines alone: coalesce reads the second argument only when the first is null).
+      sql<Record<string, unknown> | string | null>`coalesce(words,
+        (SELECT detail FROM journal_words w WHERE w.position = journal.position))`.as('detail'),
     ])
     .where('account', '=', account);
   if (q.startDate) query = query.where('business_date', '>=', q.startDate);
