@@ -252,28 +252,29 @@ async function corrected(
       .execute();
     for (const f of found) who.set(f.position, { type: f.event_type, name: f.name ?? null });
   }
-  return shown.map((r) => {
-    const by = supersededBy(r);
-    const correction = (): LineCorrection | null => {
-      if (by) {
-        const c = who.get(by);
-        return {
-          state: by === r.position ? 'reversal' : 'superseded',
-          action: c?.type.endsWith('Deleted') ? 'deleted' : 'edited',
-          at: new Date(r.superseded_at!).toISOString(),
-          by: c?.name ?? null,
-        };
-      }
-      if (!r.event_type.endsWith('Updated')) return null;
-      return {
-        state: 'amended',
-        action: 'edited',
-        at: new Date(r.recorded_at).toISOString(),
-        by: who.get(r.position)?.name ?? null,
-      };
+  // In place (these objects are this read's own): a copy of every line is garbage at once.
+  const out = shown as Array<AccountLine & { correction: LineCorrection | null }>;
+  for (const r of out) r.correction = correctionOf(r, supersededBy(r), who);
+  return out;
+}
+
+/** How one line stands to its record's corrections (`by`: the correction that superseded it). */
+function correctionOf(
+  r: AccountLine,
+  by: string | undefined,
+  who: Map<string, { type: string; name: string | null }>,
+): LineCorrection | null {
+  if (by) {
+    const c = who.get(by);
+    return {
+      state: by === r.position ? 'reversal' : 'superseded',
+      action: c?.type.endsWith('Deleted') ? 'deleted' : 'edited',
+      at: isoUtc(r.superseded_at!),
+      by: c?.name ?? null,
     };
-    return { ...r, correction: correction() };
-  });
+  }
+  if (!r.event_type.endsWith('Updated')) return null;
+  return { state: 'amended', action: 'edited', at: isoUtc(r.recorded_at), by: who.get(r.position)?.name ?? null };
 }
 
 const cents = (text: string) => round(parseDecimal(text), AMOUNT_SCALE).units;

@@ -230,6 +230,11 @@ interface Names {
   product: (id: unknown) => string;
 }
 
+/** '120.0000 Cumin': a quantity and its product. */
+function quantityOf(n: Names, quantity: unknown, product: unknown): string {
+  return `${quantityText(String(quantity ?? '0'))} ${n.product(product)}`;
+}
+
 /** One line's words; the PARTICULARS word first and its '(edited)'/'(deleted)' last. */
 function describe(
   type: string,
@@ -241,22 +246,21 @@ function describe(
   const parts = WORD_PARTS[type];
   if (!parts) return undefined;
   const { base, suffix } = parts;
-  const qty = (q: unknown, product: unknown) => `${quantityText(String(q ?? '0'))} ${n.product(product)}`;
   let body: string;
   switch (type) {
     case 'PurchaseRecorded':
     case 'PurchaseUpdated':
     case 'PurchaseDeleted':
-      body = `${base}: ${qty(d.quantity, d.product_id)} from ${n.name(d.funder_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, d.product_id)} from ${n.name(d.funder_id)}`;
       break;
     case 'SaleRecorded':
     case 'SaleUpdated':
     case 'SaleDeleted':
-      body = `${base}: ${qty(d.quantity, d.product_id)} to ${n.name(d.agent_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, d.product_id)} to ${n.name(d.agent_id)}`;
       break;
     case 'PurchaseReturned':
     case 'SaleReturned':
-      body = `${base}: ${qty(d.quantity, parent?.product_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, parent?.product_id)}`;
       break;
     case 'PaymentRecorded': {
       const party = d.related_entity_id;
