@@ -300,7 +300,12 @@ for (const endpoint of endpoints) {
     // service that went first on it cold (the sales list came out at 0.6x its baseline twice,
     // with code that the list does not run).
     if (WARMUP > 0)
-      await autocannon({ url: `${base}${endpoint.path}`, connections: CONNECTIONS, duration: WARMUP, headers });
+      await autocannon({
+        url: `${base}${endpoint.path}`,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        headers,
+      });
     // autocannon keeps CONNECTIONS requests in flight over keep-alive connections and records
     // each latency in an HdrHistogram; it costs far less CPU per request than a loop of fetch
     // calls, which matters when the client shares the 2 cores with the service and Postgres.

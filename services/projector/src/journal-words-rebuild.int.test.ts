@@ -43,7 +43,9 @@ describeOnPostgres('a journal built before journal_words is rebuilt at start-up 
     await db?.drop();
   });
 
-  it.each(Object.keys(before) as Array<keyof typeof before>)('a journal from before %s: the projector asks for a rebuild and swap of it, says why at info, and the words are there after', async (kind) => {
+  it.each(
+    Object.keys(before) as Array<keyof typeof before>,
+  )('a journal from before %s: the projector asks for a rebuild and swap of it, says why at info, and the words are there after', async (kind) => {
     await projector?.stop();
     projector = undefined;
     await readDb?.destroy();

@@ -140,7 +140,11 @@ export async function readAccountLines<E extends Record<string, unknown> = Recor
   q: { startDate?: string | undefined; endDate?: string | undefined; knownAt?: string | undefined },
   corrections: boolean,
   options: { named: readonly string[]; extra?: { [K in keyof E]: RawBuilder<E[K]> } },
-): Promise<{ lines: Array<AccountLine & { correction: LineCorrection | null }>; names: BookNames; extra: E }> {
+): Promise<{
+  lines: Array<AccountLine & { correction: LineCorrection | null }>;
+  names: BookNames;
+  extra: E;
+}> {
   const where = [
     sql`account = ${account}`,
     ...(q.startDate ? [sql`business_date >= ${q.startDate}::date`] : []),
@@ -274,7 +278,12 @@ function correctionOf(
     };
   }
   if (!r.event_type.endsWith('Updated')) return null;
-  return { state: 'amended', action: 'edited', at: isoUtc(r.recorded_at), by: who.get(r.position)?.name ?? null };
+  return {
+    state: 'amended',
+    action: 'edited',
+    at: isoUtc(r.recorded_at),
+    by: who.get(r.position)?.name ?? null,
+  };
 }
 
 const cents = (text: string) => round(parseDecimal(text), AMOUNT_SCALE).units;
