@@ -8,7 +8,7 @@
  *  2. rebuild: every projection from the whole log into a shadow schema, compared with the
  *     live tables and swapped in (the first time, the live ones are mostly empty).
  *  3. latency: the query service as its own process; 32 connections hammer each endpoint
- *     for DURATION seconds; p50/p95/p99 per endpoint.
+ *     for DURATION seconds, after WARMUP (3) seconds not measured; p50/p95/p99 per endpoint.
  *
  *   npm run queries --workspace bench     (DATABASE_URL: the server; SCALE=large|small|unit|quick)
  *
@@ -52,6 +52,8 @@ const REUSE = process.env.REUSE !== '0';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const QUICK = SCALE === 'quick';
 const DURATION = Number(process.env.DURATION ?? (QUICK ? 10 : 20));
+/** Seconds of load before each measurement, not measured (WARMUP=0: none). */
+const WARMUP = Number(process.env.WARMUP ?? 3);
 const BASELINE = process.env.BASELINE ? resolve(process.env.BASELINE) : undefined;
 const REFERENCE = resolve(import.meta.dirname, '../reads-quick.reference.json');
 const UNTIL = '2026-11-20';
@@ -293,6 +295,17 @@ for (const endpoint of endpoints) {
     const first = await fetch(`${base}${endpoint.path}`, { headers });
     if (first.status !== 200) throw new Error(`${endpoint.path}: ${first.status} ${await first.text()}`);
     await first.arrayBuffer();
+    // Warmed up at full load first, not measured: the code's JIT, each pool connection's prepared
+    // statements and Postgres's caches. Without it the first endpoint of a run measured the
+    // service that went first on it cold (the sales list came out at 0.6x its baseline twice,
+    // with code that the list does not run).
+    if (WARMUP > 0)
+      await autocannon({
+        url: `${base}${endpoint.path}`,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        headers,
+      });
     // autocannon keeps CONNECTIONS requests in flight over keep-alive connections and records
     // each latency in an HdrHistogram; it costs far less CPU per request than a loop of fetch
     // calls, which matters when the client shares the 2 cores with the service and Postgres.

@@ -222,12 +222,13 @@ export const journal: Projection = {
       const quantity = returnQuantity(event);
       const detail = own ?? (quantity === undefined ? last : { ...last, quantity });
       if (own) lastWords.set(record.id, own);
+      const said = JSON.stringify(detail);
       words.push({
         position: event.position,
         record_id: record.id,
         event_type: event.type,
         user_id: event.metadata.userId ?? null,
-        detail: JSON.stringify(detail),
+        detail: said,
       });
       if (event.type.endsWith('Updated') || event.type.endsWith('Deleted'))
         corrections.push({ event, recordId: record.id });
@@ -244,6 +245,7 @@ export const journal: Projection = {
           amount: p.amount,
           inr: p.inr,
           quantity: p.quantity ?? null,
+          words: said,
         })),
       );
     }

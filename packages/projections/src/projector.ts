@@ -58,8 +58,8 @@ export function startProjector(deps: ProjectorDeps): Projector {
 
 /**
  * Before it takes any rebuild up: a rebuild a crash interrupted is marked failed and its shadow
- * tables dropped (rebuild-lock.ts), and a journal built before it had its words (journal_words,
- * issue #28) is rebuilt and swapped, so ledgers read their particulars from it.
+ * tables dropped (rebuild-lock.ts), and a journal built before it had its words (journal_words
+ * and journal.words, issue #28) is rebuilt and swapped, so ledgers read their particulars from it.
  */
 async function startUpRebuilds(deps: ProjectorDeps) {
   const recovered = await recoverInterruptedRebuilds(deps.readDb);
@@ -70,8 +70,9 @@ async function startUpRebuilds(deps: ProjectorDeps) {
     );
   const projections = deps.projections ?? allProjections;
   if (!projections.includes(journal)) return;
+  // The oldest line tells: a journal is rebuilt whole, so its lines have words or none has.
   const { rows } = await sql<{ missing: boolean }>`
-    SELECT NOT EXISTS (SELECT 1 FROM journal_words w WHERE w.position = j.position) AS missing
+    SELECT j.words IS NULL OR NOT EXISTS (SELECT 1 FROM journal_words w WHERE w.position = j.position) AS missing
       FROM journal j ORDER BY j.position LIMIT 1`.execute(deps.readDb);
   if (!rows[0]?.missing) return;
   try {

@@ -143,6 +143,11 @@ export interface JournalTable {
    */
   superseded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   superseded_by: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /**
+   * Its event's words (journal_words.detail, repeated on each of the event's lines), so that a
+   * ledger reads one range with no look-up per line. Null on lines written before the column.
+   */
+  words: ColumnType<Record<string, unknown> | string | null, string | null | undefined, string | null>;
 }
 
 /** Per event that posts: the fields of its record a ledger's Particulars are made of. */

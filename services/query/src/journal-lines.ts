@@ -1,7 +1,7 @@
 import { RECORD_TYPES, type RecordType } from '@bahi/contracts';
 import { AMOUNT_SCALE, parseDecimal, round } from '@bahi/domain';
 import type { ReadDb } from '@bahi/read-db';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 
 export const isRecordType = (type: string): type is RecordType =>
   (RECORD_TYPES as readonly string[]).includes(type);
@@ -56,6 +56,11 @@ export const identityColumns = [
   'recorded_at',
 ] as const;
 
+/** A moment as JavaScript writes it ('2026-11-01T10:00:00.123Z'); such text is taken as it is. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const isoUtc = (value: Date | string) =>
+  typeof value === 'string' && ISO_UTC.test(value) ? value : new Date(value).toISOString();
+
 export function lineIdentity(row: IdentityRow): LineIdentity {
   const type = RECORD_OF_EVENT[row.event_type];
   // The journal projection posts lines for these events alone (journal.projection.ts recordOf).
@@ -63,7 +68,7 @@ export function lineIdentity(row: IdentityRow): LineIdentity {
   return {
     key: row.key,
     record: { type, id: row.record_id },
-    recorded_at: new Date(row.recorded_at).toISOString(),
+    recorded_at: isoUtc(row.recorded_at),
   };
 }
 
@@ -86,52 +91,141 @@ export interface AccountLine extends IdentityRow {
   superseded_at: Date | string | null;
   superseded_by: string | null;
   detail: Record<string, unknown> | string | null;
-  user_id: string | null;
 }
+
+/** The names a book's Particulars give: parties (with their city's currency) and products, by id. */
+export interface BookNames {
+  parties: Map<string, { name: string; currency: string | null }>;
+  products: Map<string, string>;
+}
+
+/** JSON as a driver hands it over: parsed already (pg, PGlite) or as text. */
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/** A line as the statement below builds it (a JSON array, in this order). */
+type LineTuple = [
+  key: string,
+  event_type: string,
+  record_id: string,
+  recorded_at: string,
+  date: string,
+  amount: string,
+  currency: string,
+  position: string,
+  superseded_at: string | null,
+  superseded_by: string | null,
+  detail: Record<string, unknown> | null,
+];
+
+/** Ids as the words hold them (a UUID); anything else is left out of the look-up. */
+const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /**
  * One account's journal lines over a date range (as known at a moment), each with its words,
- * in business-date order (ties: event order). By default a record shows once, at its current
+ * in business-date order (ties: event order), and the names of the parties (`named` fields of
+ * the words) and products they name. By default a record shows once, at its current
  * figures (issue #25): the lines an edit or a delete superseded are left out with their
  * reversal wherever all of them fall in the range (they then sum to zero: no balance moves);
  * with `corrections`, every line shows, each with how it stands to its record's corrections.
- * One range scan of the journal; each line's words by its event's position.
+ *
+ * One statement (issue #28): one range scan of the journal, whose lines carry their words, the
+ * names looked up from those words, and the caller's `extra` scalar subqueries (a ledger's party
+ * and opening sum), answered as JSON in one row. A round trip costs more than the work here
+ * (five of them were most of a ledger's time, bench/src/queries.ts). Another query only for a
+ * correction's author and the words a reversal undoes, when the range holds such lines.
  */
-export async function readAccountLines(
+export async function readAccountLines<E extends Record<string, unknown> = Record<string, never>>(
   db: ReadDb,
   account: string,
   q: { startDate?: string | undefined; endDate?: string | undefined; knownAt?: string | undefined },
   corrections: boolean,
-): Promise<Array<AccountLine & { correction: LineCorrection | null }>> {
-  let query = db
-    .selectFrom('journal')
-    .select([
-      ...identityColumns,
-      sql<string>`business_date::text`.as('date'),
-      sql<string>`amount::text`.as('amount'),
-      'currency',
-      sql<string>`position::text`.as('position'),
-      'superseded_at',
-      sql<string | null>`superseded_by::text`.as('superseded_by'),
-      sql<Record<
-        string,
-        unknown
-      > | null>`(SELECT detail FROM journal_words w WHERE w.position = journal.position)`.as('detail'),
-      sql<string | null>`(SELECT user_id FROM journal_words w WHERE w.position = journal.position)`.as(
-        'user_id',
-      ),
-    ])
-    .where('account', '=', account);
-  if (q.startDate) query = query.where('business_date', '>=', q.startDate);
-  if (q.endDate) query = query.where('business_date', '<=', q.endDate);
-  if (q.knownAt) query = query.where('recorded_at', '<=', new Date(q.knownAt));
-  const rows: AccountLine[] = await query
-    .orderBy('business_date')
-    .orderBy('position')
-    .orderBy('line')
-    .execute();
+  options: { named: readonly string[]; extra?: { [K in keyof E]: RawBuilder<E[K]> } },
+): Promise<{
+  lines: Array<AccountLine & { correction: LineCorrection | null }>;
+  names: BookNames;
+  extra: E;
+}> {
+  const where = [
+    sql`account = ${account}`,
+    ...(q.startDate ? [sql`business_date >= ${q.startDate}::date`] : []),
+    ...(q.endDate ? [sql`business_date <= ${q.endDate}::date`] : []),
+    ...(q.knownAt ? [sql`recorded_at <= ${new Date(q.knownAt)}`] : []),
+  ];
+  const extra = Object.entries(options.extra ?? {}) as Array<[string, RawBuilder<unknown>]>;
+  const { rows } = await sql<{
+    lines: LineTuple[] | string;
+    parties: Array<[string, string, string | null]> | string;
+    products: Array<[string, string]> | string;
+    [extra: string]: unknown;
+  }>`
+  WITH l AS MATERIALIZED (
+    SELECT position, line, event_type, record_id, recorded_at, business_date, amount, currency,
+           superseded_at, superseded_by,
+           -- A line written before the lines carried words: its event's (read only for those).
+           coalesce(words, (SELECT detail FROM journal_words w WHERE w.position = j.position)) AS words
+      FROM journal j
+     WHERE ${sql.join(where, sql` AND `)}
+  )
+  SELECT
+    (SELECT coalesce(json_agg(json_build_array(
+              l.position::text || '.' || l.line::text, l.event_type, l.record_id,
+              to_char(l.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              l.business_date::text, l.amount::text, l.currency, l.position::text, l.superseded_at,
+              l.superseded_by::text, l.words)
+            ORDER BY l.business_date, l.position, l.line), '[]') FROM l) AS lines,
+    (SELECT coalesce(json_agg(json_build_array(p.id, p.name, c.currency_name)), '[]')
+       FROM parties p LEFT JOIN cities c ON c.id = p.city_id
+      WHERE p.id IN (SELECT DISTINCT (l.words->>f.name)::uuid
+                       FROM l CROSS JOIN unnest(${[...options.named]}::text[]) AS f(name)
+                      WHERE l.words->>f.name ~ ${UUID_TEXT})) AS parties,
+    (SELECT coalesce(json_agg(json_build_array(pr.id, pr.name)), '[]')
+       FROM products pr
+      WHERE pr.id IN (SELECT DISTINCT (l.words->>'product_id')::uuid FROM l
+                       WHERE l.words->>'product_id' ~ ${UUID_TEXT})) AS products
+    ${sql.join(
+      extra.map(([name, value]) => sql`, ${value} AS ${sql.ref(name)}`),
+      sql``,
+    )}`.execute(db);
+  const row = rows[0]!;
+  const names: BookNames = {
+    parties: new Map(
+      json<Array<[string, string, string | null]>>(row.parties).map(([id, name, currency]) => [
+        id,
+        { name, currency },
+      ]),
+    ),
+    products: new Map(json<Array<[string, string]>>(row.products)),
+  };
+  const found: AccountLine[] = json<LineTuple[]>(row.lines).map(
+    ([key, event_type, record_id, recorded_at, date, amount, currency, position, at, by, detail]) => ({
+      key,
+      event_type,
+      record_id,
+      recorded_at,
+      date,
+      amount,
+      currency,
+      position,
+      superseded_at: at,
+      superseded_by: by,
+      detail,
+    }),
+  );
+  return {
+    lines: await corrected(db, found, q.knownAt, corrections),
+    names,
+    extra: Object.fromEntries(extra.map(([name]) => [name, row[name]])) as E,
+  };
+}
 
-  const knownAt = q.knownAt ? Date.parse(q.knownAt) : Number.POSITIVE_INFINITY;
+/** Each line with how it stands to its record's corrections; the default view leaves out what cancels. */
+async function corrected(
+  db: ReadDb,
+  rows: AccountLine[],
+  at: string | undefined,
+  corrections: boolean,
+): Promise<Array<AccountLine & { correction: LineCorrection | null }>> {
+  const knownAt = at ? Date.parse(at) : Number.POSITIVE_INFINITY;
   const supersededBy = (r: AccountLine) =>
     r.superseded_at !== null && r.superseded_by !== null && new Date(r.superseded_at).getTime() <= knownAt
       ? r.superseded_by
@@ -162,28 +256,34 @@ export async function readAccountLines(
       .execute();
     for (const f of found) who.set(f.position, { type: f.event_type, name: f.name ?? null });
   }
-  return shown.map((r) => {
-    const by = supersededBy(r);
-    const correction = (): LineCorrection | null => {
-      if (by) {
-        const c = who.get(by);
-        return {
-          state: by === r.position ? 'reversal' : 'superseded',
-          action: c?.type.endsWith('Deleted') ? 'deleted' : 'edited',
-          at: new Date(r.superseded_at!).toISOString(),
-          by: c?.name ?? null,
-        };
-      }
-      if (!r.event_type.endsWith('Updated')) return null;
-      return {
-        state: 'amended',
-        action: 'edited',
-        at: new Date(r.recorded_at).toISOString(),
-        by: who.get(r.position)?.name ?? null,
-      };
+  // In place (these objects are this read's own): a copy of every line is garbage at once.
+  const out = shown as Array<AccountLine & { correction: LineCorrection | null }>;
+  for (const r of out) r.correction = correctionOf(r, supersededBy(r), who);
+  return out;
+}
+
+/** How one line stands to its record's corrections (`by`: the correction that superseded it). */
+function correctionOf(
+  r: AccountLine,
+  by: string | undefined,
+  who: Map<string, { type: string; name: string | null }>,
+): LineCorrection | null {
+  if (by) {
+    const c = who.get(by);
+    return {
+      state: by === r.position ? 'reversal' : 'superseded',
+      action: c?.type.endsWith('Deleted') ? 'deleted' : 'edited',
+      at: isoUtc(r.superseded_at!),
+      by: c?.name ?? null,
     };
-    return { ...r, correction: correction() };
-  });
+  }
+  if (!r.event_type.endsWith('Updated')) return null;
+  return {
+    state: 'amended',
+    action: 'edited',
+    at: isoUtc(r.recorded_at),
+    by: who.get(r.position)?.name ?? null,
+  };
 }
 
 const cents = (text: string) => round(parseDecimal(text), AMOUNT_SCALE).units;

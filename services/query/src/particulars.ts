@@ -2,6 +2,7 @@ import { MONTH_NAMES } from '@bahi/contracts';
 import { format, parseDecimal, QUANTITY_SCALE } from '@bahi/domain';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
+import type { BookNames } from './journal-lines.ts';
 
 /** What a journal line is, in a ledger's or cashbook's Particulars column: the first words. */
 export const PARTICULARS: Readonly<Record<string, string>> = {
@@ -44,8 +45,8 @@ export interface Viewer {
 
 type Rec = Record<string, unknown>;
 const MONTHS = MONTH_NAMES;
-/** Ids a record names parties by (funders, agents, collectors, godowns). */
-const PARTY_FIELDS = [
+/** Ids a record names parties by in its Particulars (funders, agents, collectors, godowns). */
+export const NAMED_PARTY_FIELDS = [
   'funder_id',
   'agent_id',
   'godown_id',
@@ -53,10 +54,8 @@ const PARTY_FIELDS = [
   'related_entity_id',
   'from_collector_id',
   'to_collector_id',
-  'paid_from_entity_id',
-  'received_by_entity_id',
   'payer_entity_id',
-];
+] as const;
 const RETURNS = new Set(['PurchaseReturned', 'SaleReturned']);
 const CHUNK = 2000;
 
@@ -87,6 +86,8 @@ export async function describeLines(
   deps: QueryDeps,
   lines: DescribedLine[],
   viewer: Viewer,
+  /** Names read already (journal-lines.ts readAccountLines): only the others are looked up. */
+  known?: BookNames,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (lines.length === 0) return out;
@@ -100,7 +101,7 @@ export async function describeLines(
   }
   const older = lines.filter((l) => !found.has(l.key));
   if (older.length > 0) await describeFromActivityLog(deps, older, found);
-  return name(deps, found, viewer, out);
+  return name(deps, found, viewer, out, known);
 }
 
 /** Lines projected before the journal kept its words: their records from the activity log. */
@@ -163,24 +164,28 @@ async function describeFromActivityLog(
   }
 }
 
-/** The lines' words with today's names of the parties and products they name: two queries. */
+/**
+ * The lines' words with today's names of the parties and products they name: two queries, for
+ * the names not known already.
+ */
 async function name(
   deps: QueryDeps,
   found: Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>,
   viewer: Viewer,
   out: Map<string, string>,
+  known: BookNames = { parties: new Map(), products: new Map() },
 ): Promise<Map<string, string>> {
+  const { parties, products } = known;
   const partyIds = new Set<string>();
   const productIds = new Set<string>();
   for (const { data, parent } of found.values()) {
-    for (const field of PARTY_FIELDS) {
+    for (const field of NAMED_PARTY_FIELDS) {
       const id = str(data[field]);
-      if (id) partyIds.add(id);
+      if (id && !parties.has(id)) partyIds.add(id);
     }
     const product = str(data.product_id) ?? str(parent?.product_id);
-    if (product) productIds.add(product);
+    if (product && !products.has(product)) productIds.add(product);
   }
-  const parties = new Map<string, { name: string; currency: string | null }>();
   for (const part of chunked([...partyIds])) {
     const rows = await deps.readDb
       .selectFrom('parties as p')
@@ -190,7 +195,6 @@ async function name(
       .execute();
     for (const r of rows) parties.set(r.id, { name: r.name, currency: r.currency_name });
   }
-  const products = new Map<string, string>();
   for (const part of chunked([...productIds])) {
     const rows = await deps.readDb
       .selectFrom('products')
@@ -212,10 +216,23 @@ async function name(
   return out;
 }
 
+/** Each PARTICULARS word split once: 'Purchase (edited)' is the base 'Purchase' and ' (edited)'. */
+const WORD_PARTS: Readonly<Record<string, { base: string; suffix: string }>> = Object.fromEntries(
+  Object.entries(PARTICULARS).map(([type, word]) => {
+    const [, base = word, suffix = ''] = /^(.*?)( \((?:edited|deleted)\))?$/.exec(word) ?? [];
+    return [type, { base, suffix }];
+  }),
+);
+
 interface Names {
   name: (id: unknown) => string;
   currency: (id: unknown) => string | null;
   product: (id: unknown) => string;
+}
+
+/** '120.0000 Cumin': a quantity and its product. */
+function quantityOf(n: Names, quantity: unknown, product: unknown): string {
+  return `${quantityText(String(quantity ?? '0'))} ${n.product(product)}`;
 }
 
 /** One line's words; the PARTICULARS word first and its '(edited)'/'(deleted)' last. */
@@ -226,25 +243,24 @@ function describe(
   viewer: Viewer,
   n: Names,
 ): string | undefined {
-  const word = PARTICULARS[type];
-  if (!word) return undefined;
-  const [, base = word, suffix = ''] = /^(.*?)( \((?:edited|deleted)\))?$/.exec(word) ?? [];
-  const qty = (q: unknown, product: unknown) => `${quantityText(String(q ?? '0'))} ${n.product(product)}`;
+  const parts = WORD_PARTS[type];
+  if (!parts) return undefined;
+  const { base, suffix } = parts;
   let body: string;
   switch (type) {
     case 'PurchaseRecorded':
     case 'PurchaseUpdated':
     case 'PurchaseDeleted':
-      body = `${base}: ${qty(d.quantity, d.product_id)} from ${n.name(d.funder_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, d.product_id)} from ${n.name(d.funder_id)}`;
       break;
     case 'SaleRecorded':
     case 'SaleUpdated':
     case 'SaleDeleted':
-      body = `${base}: ${qty(d.quantity, d.product_id)} to ${n.name(d.agent_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, d.product_id)} to ${n.name(d.agent_id)}`;
       break;
     case 'PurchaseReturned':
     case 'SaleReturned':
-      body = `${base}: ${qty(d.quantity, parent?.product_id)}`;
+      body = `${base}: ${quantityOf(n, d.quantity, parent?.product_id)}`;
       break;
     case 'PaymentRecorded': {
       const party = d.related_entity_id;

@@ -11,7 +11,7 @@ import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
 import { lineIdentity, readAccountLines, withCorrection, wordsToDescribe } from './journal-lines.ts';
-import { describeLines, PARTICULARS } from './particulars.ts';
+import { describeLines, NAMED_PARTY_FIELDS, PARTICULARS } from './particulars.ts';
 
 /**
  * The reports' reads (issue #19: SQL in repository functions, not in route handlers). Each
@@ -21,6 +21,8 @@ import { describeLines, PARTICULARS } from './particulars.ts';
 
 type At = { asOf?: string | undefined; knownAt?: string | undefined };
 type Entity = (typeof PARTY_ACCOUNTS)[keyof typeof PARTY_ACCOUNTS];
+/** A ledger's party as its statement answers it: id, name, kind, city, opening balance, currency. */
+type PartyTuple = [string, string, keyof typeof PARTY_ACCOUNTS, string | null, string, string];
 
 /**
  * A party's opening balance as it stood at a moment of recording, from its own events: an
@@ -57,54 +59,55 @@ export async function readLedger(
   q: { startDate?: string | undefined; endDate?: string | undefined; corrections?: boolean | undefined } & At,
 ): Promise<LedgerReport> {
   const { id, entity } = params;
-  const party = await deps.readDb
-    .selectFrom('parties as p')
-    .leftJoin('cities as c', 'c.id', 'p.city_id')
-    .select([
-      'p.id',
-      'p.name',
-      'p.kind',
-      'p.city_id',
-      sql<string>`p.opening_balance::text`.as('opening_balance'),
-      // A funder's, agent's or collector's account is in its city's currency; a godown's in INR.
-      sql<string>`coalesce(c.currency_name, 'INR')`.as('currency'),
-    ])
-    .where('p.id', '=', id)
-    .where('p.kind', '=', params.type as 'Funder')
-    .executeTakeFirst();
-  if (!party) throw new HttpError(404, `${params.type} not found.`);
   const account = `${entity.prefix}:${id}`;
   const endDate = upTo(q.endDate, q.asOf);
+  const corrections = q.corrections === true;
+  // The party and what its account held before the range, in the lines' own statement (as
+  // recorded by a moment, the sum is the journal's lines recorded by then; the sums do not know
+  // when they were recorded).
+  const { lines, names, extra } = await readAccountLines(
+    deps.readDb,
+    account,
+    { ...q, endDate },
+    corrections,
+    {
+      named: NAMED_PARTY_FIELDS,
+      extra: {
+        party: sql<PartyTuple | string | null>`(SELECT json_build_array(p.id, p.name, p.kind, p.city_id,
+              p.opening_balance::text, coalesce(c.currency_name, 'INR'))
+            FROM parties p LEFT JOIN cities c ON c.id = p.city_id
+           WHERE p.id = ${id} AND p.kind = ${params.type})`,
+        before: !q.startDate
+          ? sql<string>`'0.00'`
+          : q.knownAt
+            ? sql<string>`(SELECT coalesce(sum(amount), 0)::numeric(40, 2)::text FROM journal
+                 WHERE account = ${account} AND business_date < ${q.startDate}::date
+                   AND recorded_at <= ${new Date(q.knownAt)})`
+            : sql<string>`(SELECT coalesce(sum(amount), 0)::numeric(40, 2)::text FROM account_days
+                 WHERE account = ${account} AND business_date < ${q.startDate}::date)`,
+      },
+    },
+  );
+  if (extra.party === null) throw new HttpError(404, `${params.type} not found.`);
+  const [partyId, partyName, kind, cityId, openingBalance, currency] =
+    typeof extra.party === 'string' ? (JSON.parse(extra.party) as PartyTuple) : extra.party;
+  const party = {
+    id: partyId,
+    name: partyName,
+    kind,
+    city_id: cityId,
+    opening_balance: openingBalance,
+    currency,
+  };
   if (q.knownAt) {
     const then = await openingBalanceKnownAt(deps, params.type, id, q.knownAt);
     if (then === undefined) throw new HttpError(404, `${params.type} did not exist yet at ${q.knownAt}.`);
     party.opening_balance = then;
   }
-  const recordedBy = q.knownAt;
-  const before = !q.startDate
-    ? { sum: '0.00' }
-    : recordedBy
-      ? await deps.readDb
-          .selectFrom('journal')
-          .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
-          .where('account', '=', account)
-          .where('business_date', '<', q.startDate)
-          .where('recorded_at', '<=', new Date(recordedBy))
-          .executeTakeFirstOrThrow()
-      : await deps.readDb
-          .selectFrom('account_days')
-          .select(sql<string>`coalesce(sum(amount), 0)::numeric(40, 2)::text`.as('sum'))
-          .where('account', '=', account)
-          .where('business_date', '<', q.startDate)
-          .executeTakeFirstOrThrow();
-  const corrections = q.corrections === true;
-  const rows = await wordsToDescribe(
-    deps.readDb,
-    await readAccountLines(deps.readDb, account, { ...q, endDate }, corrections),
-  );
-  const particulars = await describeLines(deps, rows, { id });
+  const rows = await wordsToDescribe(deps.readDb, lines);
+  const particulars = await describeLines(deps, rows, { id }, names);
   const sign = BigInt(entity.sign);
-  const opening = cents(party.opening_balance) + sign * cents(before.sum);
+  const opening = cents(party.opening_balance) + sign * cents(extra.before);
   let running = opening;
   let debit = 0n;
   let credit = 0n;
@@ -273,16 +276,15 @@ export async function readCashbook(
 ): Promise<CashbookRow[]> {
   const endDate = upTo(q.endDate, q.asOf);
   const corrections = q.corrections === true;
-  const lines = await wordsToDescribe(
+  const book = await readAccountLines(
     deps.readDb,
-    await readAccountLines(
-      deps.readDb,
-      `${q.entity_type.toLowerCase()}:${q.entity_id}`,
-      { ...q, endDate },
-      corrections,
-    ),
+    `${q.entity_type.toLowerCase()}:${q.entity_id}`,
+    { ...q, endDate },
+    corrections,
+    { named: NAMED_PARTY_FIELDS },
   );
-  const particulars = await describeLines(deps, lines, { id: q.entity_id });
+  const lines = await wordsToDescribe(deps.readDb, book.lines);
+  const particulars = await describeLines(deps, lines, { id: q.entity_id }, book.names);
   return lines.map((r) => {
     const c = cents(r.amount);
     return {
