@@ -10,7 +10,7 @@ import { openSignedIn } from './browser.ts';
  * The operator's screens (issue #18), as an Admin drives them: Settings > System finds a planted
  * difference in the live read models with a compare-only rebuild, shows its report, and repairs
  * it with 'Rebuild and swap'; Settings > WhatsApp outbox lists a send made without a WhatsApp
- * transport and opens its file.
+ * transport, opens its file, and tries Send now (which keeps it in the outbox and says why).
  */
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
@@ -201,6 +201,25 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
     expect(rows[1]).toContain('+447700900123');
     expect(rows[1]).toContain('In outbox');
     expect(rows[2]).toContain('+919876543210');
+
+    // Send now: the server has no WhatsApp settings, so it stays in the outbox and says why.
+    const second = table.getByRole('row', { name: /\+447700900123/ });
+    await second.getByRole('button', { name: 'Send now to +447700900123' }).click();
+    await page
+      .getByText(
+        'The report to +447700900123 stays in the outbox: WhatsApp is not set up on this server, so it was not sent. Open the file and send it by hand.',
+      )
+      .waitFor();
+    await second.getByText(/WhatsApp is not set up on this server/).waitFor();
+    expect(await second.textContent()).toContain('In outbox');
+    const after = (await api('GET', '/reports/whatsapp/outbox')).data;
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({
+      recipient: '+447700900123',
+      status: 'outbox',
+      recorded_by: admin.id,
+      error: expect.stringContaining('WhatsApp is not set up on this server'),
+    });
   }, 120_000);
 
   it('takes screenshots of both screens in both themes, at 1366 and 390 px', async () => {
