@@ -222,6 +222,48 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
     });
   }, 120_000);
 
+  it('on a phone (390 x 844) the first projection’s status and the outbox row’s Send now are in view, no sideways scroll', async () => {
+    const PHONE = { width: 390, height: 844 };
+    const inView = (box: { x: number; y: number; width: number; height: number } | null) => {
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+    };
+    await page.setViewportSize(PHONE);
+    try {
+      const [first] = (await api('GET', '/admin/projections')).projections as {
+        name: string;
+        status: string;
+      }[];
+      await page.goto(url('/settings/system'));
+      // The first data row (the header row stays for screen readers, hidden), as the API orders them.
+      const row = page.getByRole('table', { name: 'Projections' }).getByRole('row').nth(1);
+      await row.getByText(first!.name, { exact: true }).waitFor();
+      const status = row.locator('[data-figure="status"]');
+      await status.waitFor();
+      await status.scrollIntoViewIfNeeded();
+      inView(await status.boundingBox());
+      const labels = { running: 'Running', failed: 'Stopped', paused: 'Paused' } as Record<string, string>;
+      expect(await status.locator('dt').textContent()).toBe('Status');
+      expect(await status.locator('dd').textContent()).toBe(labels[first!.status]);
+      for (const key of ['lag', 'position'])
+        inView(await row.locator(`[data-figure="${key}"]`).boundingBox());
+      // The table is no wider than the screen: nothing to scroll sideways for.
+      const table = await page.getByRole('table', { name: 'Projections' }).boundingBox();
+      expect(table!.x + table!.width).toBeLessThanOrEqual(PHONE.width);
+
+      await page.goto(url('/settings/whatsapp-outbox'));
+      const send = page.getByRole('button', { name: 'Send now to +447700900123' });
+      await send.waitFor();
+      await send.scrollIntoViewIfNeeded();
+      inView(await send.boundingBox());
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 60_000);
+
   it('takes screenshots of both screens in both themes, at 1366 and 390 px', async () => {
     for (const theme of ['dark', 'light'] as const) {
       if (theme === 'light') await page.getByRole('switch', { name: 'Dark mode' }).click();

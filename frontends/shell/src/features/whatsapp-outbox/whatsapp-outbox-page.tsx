@@ -137,6 +137,7 @@ export function WhatsAppOutbox() {
     {
       key: 'file',
       header: 'Actions',
+      card: 'action',
       render: (e) => (
         <div className={styles.actions}>
           <Button
@@ -202,6 +203,7 @@ export function WhatsAppOutbox() {
         text={query.isError ? errorText(query.error, 'Failed to fetch the WhatsApp outbox.') : actionError}
       />
       <DataTable
+        cards
         label="WhatsApp outbox"
         columns={columns}
         rows={query.isError ? [] : (query.data?.data ?? [])}
