@@ -264,6 +264,34 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
     }
   }, 60_000);
 
+  it('the dashboard chart’s value axis is labelled, from 0 to the power of ten above the API’s largest amount', async () => {
+    const summary = await api('GET', '/reports/dashboard-summary');
+    const cents = (text: string) => {
+      const [whole = '0', fraction = ''] = text.replace(/^-/, '').split('.');
+      return BigInt(whole) * 100n + BigInt(`${fraction}00`.slice(0, 2));
+    };
+    const amounts = (summary.dailyIncomeExpense as { income: string; expense: string }[]).flatMap((d) => [
+      cents(d.income),
+      cents(d.expense),
+    ]);
+    const largest = amounts.reduce((a, b) => (a > b ? a : b), 0n);
+    expect(largest).toBeGreaterThan(0n);
+    await page.goto(url('/'));
+    const axis = page
+      .getByRole('figure', { name: 'Income vs. expense for each of the last 30 days' })
+      .locator('[data-axis="value"] text');
+    await axis.first().waitFor();
+    const ticks = await axis.evaluateAll((els) =>
+      els.map((e) => ({ label: e.textContent, value: e.getAttribute('data-tick') })),
+    );
+    expect(ticks[0]).toEqual({ label: '0', value: '0' });
+    expect(ticks.length).toBeGreaterThan(2);
+    const top = BigInt(ticks.at(-1)!.value!) * 100n;
+    const below = BigInt(ticks.at(-2)!.value!) * 100n;
+    expect(top >= largest && below < largest).toBe(true);
+    expect(ticks.map((t) => t.label)).toContain('100');
+  }, 60_000);
+
   it('takes screenshots of both screens in both themes, at 1366 and 390 px', async () => {
     for (const theme of ['dark', 'light'] as const) {
       if (theme === 'light') await page.getByRole('switch', { name: 'Dark mode' }).click();
@@ -288,6 +316,11 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
         await page.goto(url('/settings/whatsapp-outbox'));
         await page.getByRole('row', { name: /\+919876543210/ }).waitFor();
         await page.screenshot({ path: join(SHOTS, `whatsapp-outbox-${width}-${theme}.png`) });
+        // Tall enough on a phone for the chart under the four cards (the page scrolls inside).
+        await page.setViewportSize({ width, height: width > 900 ? 900 : 1500 });
+        await page.goto(url('/'));
+        await page.locator('[data-axis="value"]').waitFor();
+        await page.screenshot({ path: join(SHOTS, `dashboard-chart-${width}-${theme}.png`) });
       }
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();
