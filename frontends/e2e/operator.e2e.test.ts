@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openSignedIn } from './browser.ts';
+import { expectInView, openSignedIn, PHONE } from './browser.ts';
 
 /**
  * The operator's screens (issue #18), as an Admin drives them: Settings > System finds a planted
@@ -223,14 +223,6 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
   }, 120_000);
 
   it('on a phone (390 x 844) the first projection’s status and the outbox row’s Send now are in view, no sideways scroll', async () => {
-    const PHONE = { width: 390, height: 844 };
-    const inView = (box: { x: number; y: number; width: number; height: number } | null) => {
-      expect(box).not.toBeNull();
-      expect(box!.x).toBeGreaterThanOrEqual(0);
-      expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
-      expect(box!.y).toBeGreaterThanOrEqual(0);
-      expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
-    };
     await page.setViewportSize(PHONE);
     try {
       const [first] = (await api('GET', '/admin/projections')).projections as {
@@ -244,12 +236,12 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
       const status = row.locator('[data-figure="status"]');
       await status.waitFor();
       await status.scrollIntoViewIfNeeded();
-      inView(await status.boundingBox());
+      expectInView(await status.boundingBox());
       const labels = { running: 'Running', failed: 'Stopped', paused: 'Paused' } as Record<string, string>;
       expect(await status.locator('dt').textContent()).toBe('Status');
       expect(await status.locator('dd').textContent()).toBe(labels[first!.status]);
       for (const key of ['lag', 'position'])
-        inView(await row.locator(`[data-figure="${key}"]`).boundingBox());
+        expectInView(await row.locator(`[data-figure="${key}"]`).boundingBox());
       // The table is no wider than the screen: nothing to scroll sideways for.
       const table = await page.getByRole('table', { name: 'Projections' }).boundingBox();
       expect(table!.x + table!.width).toBeLessThanOrEqual(PHONE.width);
@@ -258,7 +250,7 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
       const send = page.getByRole('button', { name: 'Send now to +447700900123' });
       await send.waitFor();
       await send.scrollIntoViewIfNeeded();
-      inView(await send.boundingBox());
+      expectInView(await send.boundingBox());
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }

@@ -159,6 +159,21 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     };
   };
 
+  /** A WhatsApp job that did not send: 503 when no worker would take it, 502 when it failed. */
+  const notSent = (
+    outcome: { kind: 'no-worker' } | { kind: 'failed'; reason: string },
+    reply: FastifyReply,
+  ) => {
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
+    return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+  };
+  /** What the transport did with a finished WhatsApp job (the worker's mark): accepted or outbox. */
+  const sendStatus = async (reports: Reports, jobId: string) => {
+    const sent = await reports.files.get(`${jobId}-sent`);
+    return sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+  };
+
   /** The queue (Redis) out of reach is the server's trouble, said as such: 503, not a bare 500. */
   const queued = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -323,17 +338,13 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         waitMs,
       ),
     );
-    if (outcome.kind === 'no-worker')
-      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
-    if (outcome.kind === 'failed')
-      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+    if (outcome.kind === 'no-worker' || outcome.kind === 'failed') return notSent(outcome, reply);
     if (outcome.kind === 'pending')
       return reply.code(202).send({
         message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
         jobId,
       });
-    const sent = await reports.files.get(`${jobId}-sent`);
-    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+    const status = await sendStatus(reports, jobId);
     return {
       message:
         status === 'outbox'
@@ -387,18 +398,14 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       resend: { sendId, requestedBy: record.requested_by },
     };
     const outcome = await queued(() => runJob(reports, jobId, job, waitMs));
-    if (outcome.kind === 'no-worker')
-      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
-    if (outcome.kind === 'failed')
-      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+    if (outcome.kind === 'no-worker' || outcome.kind === 'failed') return notSent(outcome, reply);
     if (outcome.kind === 'pending')
       return reply.code(202).send({
         jobId: sendId,
         status: 'queued' as const,
         message: `The report to ${record.recipient} is being sent; its row changes when it is done.`,
       });
-    const sent = await reports.files.get(`${jobId}-sent`);
-    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+    const status = await sendStatus(reports, jobId);
     if (status === 'outbox')
       return {
         jobId: sendId,
