@@ -162,7 +162,7 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
       <svg className={styles.svg} viewBox={`0 0 ${WIDTH} ${HEIGHT}`}>
         <title>Income and expense per day; focus a day for its figures</title>
         <Group left={left} top={MARGIN.top}>
-          <g data-axis="value" aria-hidden="true">
+          <g data-axis="value">
             {[0, ...ticks].map((k) => (
               <g key={k}>
                 {k > 0 ? (
