@@ -192,6 +192,16 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       });
     });
 
+    it('sends Send now (POST .../outbox/<id>/send) to query, and marking sent to command', async () => {
+      const send = await request(gatewayPort, 'POST', '/api/reports/whatsapp/outbox/abc123/send');
+
+      expect(JSON.parse(send.body)).toMatchObject({ service: 'query', method: 'POST' });
+      const sent = await request(gatewayPort, 'POST', '/api/reports/whatsapp/outbox/abc123/sent');
+      expect(JSON.parse(sent.body)).toMatchObject({ service: 'command', method: 'POST' });
+      const list = await request(gatewayPort, 'GET', '/api/reports/whatsapp/outbox');
+      expect(JSON.parse(list.body)).toMatchObject({ service: 'query', method: 'GET' });
+    });
+
     it('passes request bodies through to command', async () => {
       const payload = JSON.stringify({ name: 'Funder Ltd', city: 'Herat', note: 'ü'.repeat(2000) });
       const reply = await request(gatewayPort, 'POST', '/api/funders', {

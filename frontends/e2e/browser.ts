@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.BAHI_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -53,4 +54,19 @@ export async function openSignedIn(app: {
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
   return browser;
+}
+
+/** A phone's viewport, as the 390 px tests use it. */
+export const PHONE = { width: 390, height: 844 };
+
+/** Wholly inside the viewport (a phone's by default): nothing to scroll sideways or down for. */
+export function expectInView(
+  box: { x: number; y: number; width: number; height: number } | null,
+  viewport: { width: number; height: number } = PHONE,
+): void {
+  expect(box).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
 }

@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openSignedIn } from './browser.ts';
+import { expectInView, openSignedIn, PHONE } from './browser.ts';
 
 /**
  * The operator's screens (issue #18), as an Admin drives them: Settings > System finds a planted
  * difference in the live read models with a compare-only rebuild, shows its report, and repairs
  * it with 'Rebuild and swap'; Settings > WhatsApp outbox lists a send made without a WhatsApp
- * transport and opens its file.
+ * transport, opens its file, and tries Send now (which keeps it in the outbox and says why).
  */
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
@@ -201,7 +201,88 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
     expect(rows[1]).toContain('+447700900123');
     expect(rows[1]).toContain('In outbox');
     expect(rows[2]).toContain('+919876543210');
+
+    // Send now: the server has no WhatsApp settings, so it stays in the outbox and says why.
+    const second = table.getByRole('row', { name: /\+447700900123/ });
+    await second.getByRole('button', { name: 'Send now to +447700900123' }).click();
+    await page
+      .getByText(
+        'The report to +447700900123 stays in the outbox: WhatsApp is not set up on this server, so it was not sent. Open the file and send it by hand.',
+      )
+      .waitFor();
+    await second.getByText(/WhatsApp is not set up on this server/).waitFor();
+    expect(await second.textContent()).toContain('In outbox');
+    const after = (await api('GET', '/reports/whatsapp/outbox')).data;
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({
+      recipient: '+447700900123',
+      status: 'outbox',
+      recorded_by: admin.id,
+      error: expect.stringContaining('WhatsApp is not set up on this server'),
+    });
   }, 120_000);
+
+  it('on a phone (390 x 844) the first projection’s status and the outbox row’s Send now are in view, no sideways scroll', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      const [first] = (await api('GET', '/admin/projections')).projections as {
+        name: string;
+        status: string;
+      }[];
+      await page.goto(url('/settings/system'));
+      // The first data row (the header row stays for screen readers, hidden), as the API orders them.
+      const row = page.getByRole('table', { name: 'Projections' }).getByRole('row').nth(1);
+      await row.getByText(first!.name, { exact: true }).waitFor();
+      const status = row.locator('[data-figure="status"]');
+      await status.waitFor();
+      await status.scrollIntoViewIfNeeded();
+      expectInView(await status.boundingBox());
+      const labels = { running: 'Running', failed: 'Stopped', paused: 'Paused' } as Record<string, string>;
+      expect(await status.locator('dt').textContent()).toBe('Status');
+      expect(await status.locator('dd').textContent()).toBe(labels[first!.status]);
+      for (const key of ['lag', 'position'])
+        expectInView(await row.locator(`[data-figure="${key}"]`).boundingBox());
+      // The table is no wider than the screen: nothing to scroll sideways for.
+      const table = await page.getByRole('table', { name: 'Projections' }).boundingBox();
+      expect(table!.x + table!.width).toBeLessThanOrEqual(PHONE.width);
+
+      await page.goto(url('/settings/whatsapp-outbox'));
+      const send = page.getByRole('button', { name: 'Send now to +447700900123' });
+      await send.waitFor();
+      await send.scrollIntoViewIfNeeded();
+      expectInView(await send.boundingBox());
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 60_000);
+
+  it('the dashboard chart’s value axis is labelled, from 0 to the power of ten above the API’s largest amount', async () => {
+    const summary = await api('GET', '/reports/dashboard-summary');
+    const cents = (text: string) => {
+      const [whole = '0', fraction = ''] = text.replace(/^-/, '').split('.');
+      return BigInt(whole) * 100n + BigInt(`${fraction}00`.slice(0, 2));
+    };
+    const amounts = (summary.dailyIncomeExpense as { income: string; expense: string }[]).flatMap((d) => [
+      cents(d.income),
+      cents(d.expense),
+    ]);
+    const largest = amounts.reduce((a, b) => (a > b ? a : b), 0n);
+    expect(largest).toBeGreaterThan(0n);
+    await page.goto(url('/'));
+    const axis = page
+      .getByRole('figure', { name: 'Income vs. expense for each of the last 30 days' })
+      .locator('[data-axis="value"] text');
+    await axis.first().waitFor();
+    const ticks = await axis.evaluateAll((els) =>
+      els.map((e) => ({ label: e.textContent, value: e.getAttribute('data-tick') })),
+    );
+    expect(ticks[0]).toEqual({ label: '0', value: '0' });
+    expect(ticks.length).toBeGreaterThan(2);
+    const top = BigInt(ticks.at(-1)!.value!) * 100n;
+    const below = BigInt(ticks.at(-2)!.value!) * 100n;
+    expect(top >= largest && below < largest).toBe(true);
+    expect(ticks.map((t) => t.label)).toContain('100');
+  }, 60_000);
 
   it('takes screenshots of both screens in both themes, at 1366 and 390 px', async () => {
     for (const theme of ['dark', 'light'] as const) {
@@ -227,6 +308,11 @@ describe('Settings > WhatsApp outbox in Chromium', () => {
         await page.goto(url('/settings/whatsapp-outbox'));
         await page.getByRole('row', { name: /\+919876543210/ }).waitFor();
         await page.screenshot({ path: join(SHOTS, `whatsapp-outbox-${width}-${theme}.png`) });
+        // Tall enough on a phone for the chart under the four cards (the page scrolls inside).
+        await page.setViewportSize({ width, height: width > 900 ? 900 : 1500 });
+        await page.goto(url('/'));
+        await page.locator('[data-axis="value"]').waitFor();
+        await page.screenshot({ path: join(SHOTS, `dashboard-chart-${width}-${theme}.png`) });
       }
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();

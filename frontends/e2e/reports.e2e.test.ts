@@ -8,7 +8,7 @@ import { showDay } from '../../packages/ui/src/screen/date-text.ts';
 import { addDecimal, subtractDecimal } from '../../packages/ui/src/screen/decimal-text.ts';
 import { pdfText, readXlsx } from '../../services/reports-worker/src/testing/readers.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openSignedIn } from './browser.ts';
+import { expectInView, openSignedIn, PHONE } from './browser.ts';
 import { scriptsLoaded } from './budget.ts';
 
 /**
@@ -460,7 +460,6 @@ describe('each report: the screen equals its endpoint, and its files equal the s
  * its amounts labelled beneath its title, so none is off-screen; the figures are the API's.
  */
 describe('money on a phone, 390 x 844', () => {
-  const PHONE = { width: 390, height: 844 };
   /** Where a figure of a card lies, and its text. */
   async function figure(scope: Locator, key: string) {
     const cell = scope.locator(`[data-figure="${key}"]`).first();
@@ -473,13 +472,7 @@ describe('money on a phone, 390 x 844', () => {
     };
   }
   /** Wholly inside the viewport: nothing to scroll sideways for. */
-  const inView = (box: { x: number; y: number; width: number; height: number } | null) => {
-    expect(box).not.toBeNull();
-    expect(box!.x).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
-    expect(box!.y).toBeGreaterThanOrEqual(0);
-    expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
-  };
+  const inView = (box: Parameters<typeof expectInView>[0]) => expectInView(box, PHONE);
 
   it('a ledger, the day-wise report with its Total, the funders list and the balances: date and money in view, as the API gives them', async () => {
     await page.setViewportSize(PHONE);

@@ -8,27 +8,35 @@ import { z } from 'zod';
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 export const decimalInput = (label: string, maxScale: number) =>
-  z.union([z.string(), z.number()], { error: `${label} must be a number` }).transform((value, ctx) => {
-    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-    if (typeof value === 'string' && text === '') {
-      ctx.addIssue({ code: 'custom', message: `${label} is required` });
-      return z.NEVER;
-    }
-    if (!DECIMAL.test(text)) {
-      ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
-      return z.NEVER;
-    }
-    const [int = '', frac = ''] = text.replace(/^[+-]/, '').split('.');
-    if (frac.replace(/0+$/, '').length > maxScale) {
-      ctx.addIssue({ code: 'custom', message: `${label} can have at most ${maxScale} decimal places` });
-      return z.NEVER;
-    }
-    if (int.replace(/^0+/, '').length > 15) {
-      ctx.addIssue({ code: 'custom', message: `${label} is too large` });
-      return z.NEVER;
-    }
-    return canonicalDecimal(text, maxScale);
-  });
+  z
+    .union([z.string(), z.number()], {
+      // Left out (or null) is said as an empty form field is: 'Rate is required' (issue #25).
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `${label} is required`
+          : `${label} must be a number`,
+    })
+    .transform((value, ctx) => {
+      const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+      if (typeof value === 'string' && text === '') {
+        ctx.addIssue({ code: 'custom', message: `${label} is required` });
+        return z.NEVER;
+      }
+      if (!DECIMAL.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
+        return z.NEVER;
+      }
+      const [int = '', frac = ''] = text.replace(/^[+-]/, '').split('.');
+      if (frac.replace(/0+$/, '').length > maxScale) {
+        ctx.addIssue({ code: 'custom', message: `${label} can have at most ${maxScale} decimal places` });
+        return z.NEVER;
+      }
+      if (int.replace(/^0+/, '').length > 15) {
+        ctx.addIssue({ code: 'custom', message: `${label} is too large` });
+        return z.NEVER;
+      }
+      return canonicalDecimal(text, maxScale);
+    });
 
 /**
  * One exact spelling per value at its scale ('0.3' and '0.30' are both '0.3000' as a rate),

@@ -33,6 +33,9 @@ describe('decimal inputs', () => {
     expect(problems('12.345')).toEqual(['Amount can have at most 2 decimal places']);
     expect(problems('1e5')).toEqual(['Amount must be a number']);
     expect(problems('  ')).toEqual(['Amount is required']); // an empty form field
+    // Left out of the request, or null: the same words as the empty field.
+    expect(problems(undefined)).toEqual(['Amount is required']);
+    expect(problems(null)).toEqual(['Amount is required']);
     expect(problems(Number.NaN)).toEqual(['Amount must be a number']);
     expect(problems('12,5')).toEqual(['Amount must be a number']);
     expect(problems(true)).toEqual(['Amount must be a number']);

@@ -444,6 +444,18 @@ export const outboxEntry = eventSchemas.ReportSendRecorded.schema.extend({
 export type OutboxEntry = z.output<typeof outboxEntry>;
 export const whatsappOutbox = z.object({ data: z.array(outboxEntry).describe('Newest first') });
 export type WhatsappOutbox = z.output<typeof whatsappOutbox>;
+/**
+ * Send now (POST /api/reports/whatsapp/outbox/{jobId}/send): what became of a send in the
+ * outbox (or failed) that an Admin sent again. `accepted`: WhatsApp took it; `outbox`: it stays
+ * in the outbox (no WhatsApp transport is set up), the message says why; `queued`: still being
+ * sent (202), its row changes when it is done.
+ */
+export const outboxSendNow = z.object({
+  jobId: z.string().describe("The send's id (its outbox row)"),
+  status: z.enum(['accepted', 'outbox', 'queued']),
+  message: z.string(),
+});
+export type OutboxSendNow = z.output<typeof outboxSendNow>;
 
 /** A master a row points to, with its name as the masters read model has it. */
 const named = z.object({ id: z.string(), name: z.string().nullable() });

@@ -23,6 +23,12 @@ export interface WhatsAppJob extends JobBase {
   kind: 'whatsapp';
   /** E.164, e.g. +919876543210. */
   recipient: string;
+  /**
+   * Send now (Settings > WhatsApp outbox): this job sends again a send that is in the outbox or
+   * failed. Its records (and its file) go under that send's id, with its first requester, so
+   * the outbox row changes in place; the job's own id only keeps this attempt apart.
+   */
+  resend?: { sendId: string; requestedBy: string };
 }
 export type ReportJob = RenderJob | WhatsAppJob;
 

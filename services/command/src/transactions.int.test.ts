@@ -134,6 +134,12 @@ describe('purchases, sales and returns through the command API', () => {
     expect(directWithoutAgent.json().errors).toEqual([
       { msg: 'Agent is required for a direct purchase', path: 'agent_id' },
     ]);
+    // A rate left out reads as an empty Rate field does (issue #25), never 'must be a number'.
+    for (const rate of [undefined, null, '']) {
+      const noRate = await post('purchases', purchase({ rate }));
+      expect(noRate.statusCode).toBe(400);
+      expect(noRate.json().errors).toEqual([{ msg: 'Rate is required', path: 'rate' }]);
+    }
   });
 
   it('records a direct purchase in its own stream and returns it there', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStorableText, isUuid, reportPending, whatsappOutbox } from '@bahi/contracts';
+import { isStorableText, isUuid, outboxSendNow, reportPending, whatsappOutbox } from '@bahi/contracts';
 import {
   FORMATS,
   parseRecipient,
@@ -13,6 +13,7 @@ import {
   SENDS_STREAM,
   type SendRecord,
   type StoredFile,
+  type WhatsAppJob,
 } from '@bahi/report-jobs';
 import { HttpError, type SignedInUser, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -118,6 +119,14 @@ const fileSchema = {
   params: z.object({ jobId: z.string() }),
   response: { 200: REPORT_FILE },
 };
+const sendNowSchema = {
+  summary: 'Send now: send a WhatsApp send that is in the outbox (or failed) again (Admin)',
+  description:
+    "Reads the report again with the send's filters and queues it for the reports worker, which sends it with the WhatsApp transport the server has; the send's row in the outbox shows what became of it. 404 for an unknown id, 409 when it is already sent.",
+  tags: ['reports'],
+  params: z.object({ jobId: z.string().describe('The send job id') }),
+  response: { 200: outboxSendNow, 202: outboxSendNow, 502: z.object({ message: z.string() }) },
+};
 const outboxSchema = {
   summary: 'The WhatsApp outbox and send history (Admin)',
   tags: ['reports'],
@@ -148,6 +157,21 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       position: head.toString(),
       readAt,
     };
+  };
+
+  /** A WhatsApp job that did not send: 503 when no worker would take it, 502 when it failed. */
+  const notSent = (
+    outcome: { kind: 'no-worker' } | { kind: 'failed'; reason: string },
+    reply: FastifyReply,
+  ) => {
+    if (outcome.kind === 'no-worker')
+      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
+    return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+  };
+  /** What the transport did with a finished WhatsApp job (the worker's mark): accepted or outbox. */
+  const sendStatus = async (reports: Reports, jobId: string) => {
+    const sent = await reports.files.get(`${jobId}-sent`);
+    return sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
   };
 
   /** The queue (Redis) out of reach is the server's trouble, said as such: 503, not a bare 500. */
@@ -314,23 +338,84 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
         waitMs,
       ),
     );
-    if (outcome.kind === 'no-worker')
-      throw new HttpError(503, `Failed to send report via WhatsApp. ${NO_WORKER}`);
-    if (outcome.kind === 'failed')
-      return reply.code(502).send({ message: `Failed to send report via WhatsApp. ${outcome.reason}` });
+    if (outcome.kind === 'no-worker' || outcome.kind === 'failed') return notSent(outcome, reply);
     if (outcome.kind === 'pending')
       return reply.code(202).send({
         message: `The report is queued for WhatsApp to ${recipient}. You will be notified if it cannot be delivered.`,
         jobId,
       });
-    const sent = await reports.files.get(`${jobId}-sent`);
-    const status = sent ? (JSON.parse(sent.body.toString()) as { status: string }).status : 'accepted';
+    const status = await sendStatus(reports, jobId);
     return {
       message:
         status === 'outbox'
           ? `The report was put in the WhatsApp outbox for ${recipient}; an Admin sends it from Settings > WhatsApp outbox.`
           : `The report was sent to ${recipient} via WhatsApp.`,
       jobId,
+    };
+  });
+
+  /**
+   * Send now (issue #25): an Admin sends again a send that is in the outbox or failed. The
+   * report is read again with the send's filters (a failed send has no file to send) and sent
+   * by the reports worker with the server's transport, the same job as a first send; its
+   * records go under the send's id, so its outbox row changes in place. The job's id comes
+   * from the Idempotency-Key (a retried request finds its job and gets its answer again) or,
+   * without one, from the send's latest record (two clicks on one row make one job).
+   */
+  api.post('/api/reports/whatsapp/outbox/:jobId/send', { schema: sendNowSchema }, async (request, reply) => {
+    const me = signedIn(request);
+    if (me.role !== 'Admin')
+      throw new HttpError(403, 'Only an Admin can send a report from the WhatsApp outbox.');
+    const sendId = request.params.jobId;
+    let latest: { record: SendRecord; position: bigint } | undefined;
+    for (const e of await deps.eventStore.readStream(SENDS_STREAM)) {
+      const record = e.data as SendRecord;
+      if (record.job_id === sendId) latest = { record, position: e.position };
+    }
+    if (!latest) throw new HttpError(404, 'No WhatsApp send has that id.');
+    const { record } = latest;
+    const reports = need();
+    const key = request.headers['idempotency-key'];
+    const jobId = jobIdOf(
+      typeof key === 'string' && key
+        ? ['whatsapp-send-now', me.id, key]
+        : ['whatsapp-send-now', sendId, latest.position.toString()],
+    );
+    // A retry of a Send now that went through finds its job and answers as the first did.
+    const known = (await queued(() => reports.queue.state(jobId))).state !== 'unknown';
+    if (!known && (record.status === 'sent' || record.status === 'accepted'))
+      throw new HttpError(409, `The report to ${record.recipient} is already sent.`);
+    const report = REPORT_NAMES.find((name) => name === record.report);
+    if (!report) throw new HttpError(409, `The report ${record.report} can no longer be sent.`);
+    const read = await readReport(report, record.params);
+    const job: WhatsAppJob = {
+      kind: 'whatsapp',
+      recipient: record.recipient,
+      source: read.source,
+      requester: requester(me),
+      position: read.position,
+      readAt: read.readAt,
+      resend: { sendId, requestedBy: record.requested_by },
+    };
+    const outcome = await queued(() => runJob(reports, jobId, job, waitMs));
+    if (outcome.kind === 'no-worker' || outcome.kind === 'failed') return notSent(outcome, reply);
+    if (outcome.kind === 'pending')
+      return reply.code(202).send({
+        jobId: sendId,
+        status: 'queued' as const,
+        message: `The report to ${record.recipient} is being sent; its row changes when it is done.`,
+      });
+    const status = await sendStatus(reports, jobId);
+    if (status === 'outbox')
+      return {
+        jobId: sendId,
+        status: 'outbox' as const,
+        message: `The report to ${record.recipient} stays in the outbox: WhatsApp is not set up on this server, so it was not sent. Open the file and send it by hand.`,
+      };
+    return {
+      jobId: sendId,
+      status: 'accepted' as const,
+      message: `The report was sent to ${record.recipient} via WhatsApp.`,
     };
   });
 

@@ -23,7 +23,11 @@ export interface Notice {
 /** The worker's side effects, as events in the log (the notification projection and live stream follow). */
 export interface Effects {
   notify(notice: Notice, userId: string | null): Promise<void>;
-  recordSend(record: SendRecord): Promise<void>;
+  /**
+   * `attempt`: the job that made the record, and who asked for it, when that is not the send's
+   * own first job (Send now): its record is another event, recorded by the Admin who asked.
+   */
+  recordSend(record: SendRecord, attempt?: { jobId: string; userId: string }): Promise<void>;
 }
 
 export function eventStoreEffects(store: EventStore): Effects {
@@ -43,15 +47,15 @@ export function eventStoreEffects(store: EventStore): Effects {
         'any',
       );
     },
-    async recordSend(record) {
+    async recordSend(record, attempt) {
       await store.append(
         SENDS_STREAM,
         [
           {
-            id: nameUuid(`report-send:${record.job_id}:${record.status}`),
+            id: nameUuid(`report-send:${attempt?.jobId ?? record.job_id}:${record.status}`),
             type: 'ReportSendRecorded',
             data: record,
-            metadata: metadata(record.requested_by, record.job_id),
+            metadata: metadata(attempt?.userId ?? record.requested_by, record.job_id),
           },
         ],
         'any',
@@ -64,14 +68,19 @@ export function eventStoreEffects(store: EventStore): Effects {
 export function memoryEffects(): Effects & { notices: Notice[]; sends: SendRecord[] } {
   const notices: Notice[] = [];
   const sends: SendRecord[] = [];
+  const recorded = new Set<string>();
   return {
     notices,
     sends,
     async notify(notice) {
       if (!notices.some((n) => n.key === notice.key)) notices.push(notice);
     },
-    async recordSend(record) {
-      if (!sends.some((s) => s.job_id === record.job_id && s.status === record.status)) sends.push(record);
+    async recordSend(record, attempt) {
+      // One record per job and status, as the event ids above make it.
+      const id = `${attempt?.jobId ?? record.job_id}:${record.status}`;
+      if (recorded.has(id)) return;
+      recorded.add(id);
+      sends.push(record);
     },
   };
 }

@@ -32,6 +32,17 @@ const CONTENT_TYPES = {
 } as const;
 /** Outbox files stay until an Admin has had time to act on them. */
 const OUTBOX_TTL = 90 * DAY_SECONDS;
+/** Why Send now left a send in the outbox: the server has no WhatsApp transport to send with. */
+export const NO_TRANSPORT_REASON =
+  'WhatsApp is not set up on this server (BAHI_WHATSAPP_TRANSPORT is outbox), so it was not sent: open the file and send it by hand.';
+
+/** The send a WhatsApp job records: its own id, or the outbox send it sends again (Send now). */
+const sendIdOf = (job: JobContext) => (job.data.kind === 'whatsapp' && job.data.resend?.sendId) || job.id;
+/** A Send now job's records are its own events, by the Admin who asked (effects.ts). */
+const attemptOf = (job: JobContext) =>
+  job.data.kind === 'whatsapp' && job.data.resend
+    ? { jobId: job.id, userId: job.data.requester.id }
+    : undefined;
 
 export async function renderFile(job: ReportJob, format: 'pdf' | 'xlsx', businessName: string) {
   const doc = toDocument(job.source);
@@ -106,13 +117,19 @@ export async function processReportJob(job: JobContext, deps: ProcessorDeps): Pr
     if (!already) {
       await deps.files.put(sentMarker, { ...file, body: Buffer.from(JSON.stringify(result)) }, OUTBOX_TTL);
     }
-    await deps.files.put(job.id, file, result.status === 'outbox' ? OUTBOX_TTL : DAY_SECONDS);
-    await deps.effects.recordSend({
-      ...sendRecord(job, file),
-      transport: result.transport,
-      status: result.status,
-      message_id: result.messageId,
-    });
+    // Under the send's id: the outbox row's link opens the file that was (or was not) sent.
+    await deps.files.put(sendIdOf(job), file, result.status === 'outbox' ? OUTBOX_TTL : DAY_SECONDS);
+    await deps.effects.recordSend(
+      {
+        ...sendRecord(job, file),
+        transport: result.transport,
+        status: result.status,
+        message_id: result.messageId,
+        // Asked to send now and still in the outbox: the row says why.
+        error: data.resend && result.status === 'outbox' ? NO_TRANSPORT_REASON : null,
+      },
+      attemptOf(job),
+    );
     return { sha256: file.sha256 };
   } catch (error) {
     const permanent = error instanceof PermanentSendError || error instanceof PermanentJobError;
@@ -138,7 +155,7 @@ function warnMissing(job: JobContext, deps: ProcessorDeps, fileName: string, mis
 function sendRecord(job: JobContext, file: StoredFile) {
   const data = job.data as Extract<ReportJob, { kind: 'whatsapp' }>;
   return {
-    job_id: job.id,
+    job_id: sendIdOf(job),
     report: data.source.report,
     params: data.source.params,
     recipient: data.recipient,
@@ -147,7 +164,7 @@ function sendRecord(job: JobContext, file: StoredFile) {
     bytes: file.body.length,
     read_position: data.position,
     read_at: data.readAt,
-    requested_by: data.requester.id,
+    requested_by: data.resend?.requestedBy ?? data.requester.id,
     error: null,
   };
 }
@@ -155,22 +172,25 @@ function sendRecord(job: JobContext, file: StoredFile) {
 async function reportFailure(job: JobContext, deps: ProcessorDeps, error: Error) {
   const data = job.data;
   if (data.kind === 'whatsapp') {
-    await deps.effects.recordSend({
-      job_id: job.id,
-      report: data.source.report,
-      params: data.source.params,
-      recipient: data.recipient,
-      transport: deps.transport.name,
-      status: 'failed',
-      message_id: null,
-      error: error.message.slice(0, 500),
-      file_name: '',
-      sha256: '',
-      bytes: 0,
-      read_position: data.position,
-      read_at: data.readAt,
-      requested_by: data.requester.id,
-    });
+    await deps.effects.recordSend(
+      {
+        job_id: sendIdOf(job),
+        report: data.source.report,
+        params: data.source.params,
+        recipient: data.recipient,
+        transport: deps.transport.name,
+        status: 'failed',
+        message_id: null,
+        error: error.message.slice(0, 500),
+        file_name: '',
+        sha256: '',
+        bytes: 0,
+        read_position: data.position,
+        read_at: data.readAt,
+        requested_by: data.resend?.requestedBy ?? data.requester.id,
+      },
+      attemptOf(job),
+    );
     await deps.effects.notify(
       {
         key: `failed:${job.id}`,

@@ -14,7 +14,7 @@ import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projections';
 import { registerQueryRoutes } from '@bahi/query';
-import { inProcessReports } from '@bahi/report-jobs';
+import { connectReports, type InProcessReports, inProcessReports } from '@bahi/report-jobs';
 import { startReportsWorker } from '@bahi/reports-worker';
 import {
   createHttpApp,
@@ -97,6 +97,11 @@ export async function startStandalone(
     logger?: boolean;
     /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
     storage?: () => Promise<Storage>;
+    /**
+     * Tests: report jobs on BullMQ over this Redis (under their own key prefix), the queue and
+     * worker of distributed mode, instead of the in-process queue.
+     */
+    reportsRedis?: { url: string; prefix: string };
   } = {},
 ): Promise<Standalone> {
   const config = loadConfig(standaloneEnvSchema, env);
@@ -147,7 +152,11 @@ export async function startStandalone(
     registerLicenseGate(app, license);
     await registerCommandRoutes(app, commandDeps);
     // Report jobs on an in-process queue: the same job code the distributed worker runs on BullMQ.
-    const reports = inProcessReports();
+    const redis = options.reportsRedis;
+    const reports = redis
+      ? connectReports(redis.url, { failFast: true, prefix: redis.prefix })
+      : inProcessReports();
+    if (redis) stops.push(() => reports.close());
     await registerQueryRoutes(app, {
       ...storage,
       license,
@@ -159,7 +168,7 @@ export async function startStandalone(
     const watch = watchLicense(commandDeps);
     stops.push(async () => watch.stop());
     const worker = startReportsWorker({
-      inProcess: reports,
+      ...(redis ? { redisUrl: redis.url, prefix: redis.prefix } : { inProcess: reports as InProcessReports }),
       eventStore: storage.eventStore,
       env,
       warn: (message, fields) => app.log.warn(fields, message),

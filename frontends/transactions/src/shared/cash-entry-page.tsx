@@ -62,6 +62,7 @@ export function CashEntryPage<Row>(props: {
     {
       key: 'amount',
       header: 'Amount',
+      card: 'figure',
       render: (e) => <Amount value={e.amount} currency={entryCurrency(e, currency)} />,
     },
     {
@@ -107,6 +108,7 @@ export function CashEntryPage<Row>(props: {
       </FilterBar>
       <ErrorAlert text={query.isError ? errorText(query.error, kind.fetchFallback) : null} />
       <DataTable
+        cards
         label={kind.title}
         columns={columns}
         rows={query.isError ? [] : (query.data?.data ?? [])}

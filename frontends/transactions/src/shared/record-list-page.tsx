@@ -71,6 +71,7 @@ export function RecordListPage<T extends RecordRow>(props: {
       key: 'actions',
       header: 'Actions',
       width: '160px',
+      card: 'action',
       render: (r) => (
         <RoleGate roles={MANAGERS}>
           <span className={styles.actions}>
@@ -134,6 +135,7 @@ export function RecordListPage<T extends RecordRow>(props: {
         loading={!cityId || query.isPending}
         emptyText={props.emptyText}
         expanded={props.expanded}
+        cards
         paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), RECORD_PAGE_SIZES)}
       />
       <Suspense fallback={null}>

@@ -210,6 +210,7 @@ describe('live invalidation', () => {
       ['settings', 'activity-log'],
     ]);
     expect(keysConcerned('notification')).toEqual([]);
+    expect(keysConcerned('report')).toEqual([['settings', 'whatsapp-outbox']]);
     expect(keysConcerned('payment')).toContainEqual(['reports']);
   });
 

@@ -46,6 +46,8 @@ export async function openTestApp(
     storage?: TestStorage;
     /** The app on this Postgres database, kept as it is (a benchmark's seeded books). */
     databaseUrl?: string;
+    /** Report jobs on BullMQ over this Redis (startStandalone's reportsRedis). */
+    reportsRedis?: { url: string; prefix: string };
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'bahi-test-'));
@@ -67,6 +69,7 @@ export async function openTestApp(
       { ...env, PORT: port },
       {
         logger: false,
+        ...(options.reportsRedis ? { reportsRedis: options.reportsRedis } : {}),
         ...(database
           ? {
               storage: () =>

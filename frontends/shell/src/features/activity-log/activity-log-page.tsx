@@ -95,6 +95,7 @@ function ActivityLog() {
       key: 'action',
       header: 'Action',
       width: '110px',
+      card: 'title',
       render: (r) => (
         <Badge appearance="filled" color={CHIP[r.action_type as keyof typeof CHIP] ?? 'subtle'}>
           {r.action_type}
@@ -104,6 +105,7 @@ function ActivityLog() {
     {
       key: 'entity',
       header: 'Entity',
+      card: 'title',
       render: (r) => (
         <div>
           <Text block weight="semibold">
@@ -155,6 +157,7 @@ function ActivityLog() {
       </div>
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch activity logs.') : null} />
       <DataTable
+        cards
         label="Activity log"
         columns={columns}
         rows={query.isError ? [] : (query.data?.data ?? [])}

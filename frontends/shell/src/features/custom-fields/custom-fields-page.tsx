@@ -56,6 +56,7 @@ function CustomFields() {
       key: 'actions',
       header: 'Actions',
       width: '100px',
+      card: 'action',
       render: (c) => (
         <>
           <Tooltip content={`Edit ${c.name}`} relationship="label">
@@ -82,6 +83,7 @@ function CustomFields() {
         text={query.isError ? errorText(query.error, 'Failed to fetch custom fields.') : del.error}
       />
       <DataTable
+        cards
         label="Custom fields"
         columns={columns}
         rows={query.isError ? [] : (query.data ?? [])}

@@ -1,4 +1,4 @@
-import { formatAmount } from '@bahi/ui';
+import { formatAmount, formatCount } from '@bahi/ui';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Group } from '@visx/group';
 import { Bar } from '@visx/shape';
@@ -16,6 +16,39 @@ const HEIGHT = 260;
 /** A day label needs about this much room; closer bars label every n-th day. */
 const LABEL_PX = 24;
 const MARGIN = { top: 10, right: 8, bottom: 24, left: 8 };
+/** Value-axis labels: 11 px text, about this wide per character, and the gap to the bars. */
+const AXIS_CHAR_PX = 6.5;
+const AXIS_GAP_PX = 6;
+/** Value ticks closer than this are thinned (every n-th power of ten). */
+const TICK_MIN_PX = 16;
+
+/**
+ * The power of ten at the top of the value axis: the smallest 10^k (k >= 1) at or above every
+ * amount, from the decimal text (exact; no amount goes through a float here).
+ */
+export function topPower(values: string[]): number {
+  let k = 1;
+  for (const v of values) {
+    const [whole = '0', fraction = ''] = v.replace(/^-/, '').split('.');
+    const digits = whole.replace(/^0+/, '');
+    if (!digits) continue; // below 1
+    // 10^n exactly (a 1 and n zeros, no fraction) is its own top; anything more needs 10^len.
+    const exact = /^10*$/.test(digits) && !/[1-9]/.test(fraction);
+    k = Math.max(k, exact ? digits.length - 1 : digits.length);
+  }
+  return k;
+}
+
+/**
+ * 10^k as the axis labels it, in the app's Indian grouping: 10, 100, 1K, 10K, 1L, 10L, 1Cr,
+ * 10Cr, 100Cr, 1,000Cr, ...
+ */
+export function powerLabel(k: number): string {
+  if (k < 3) return `1${'0'.repeat(k)}`;
+  if (k < 5) return `1${'0'.repeat(k - 3)}K`;
+  if (k < 7) return `1${'0'.repeat(k - 5)}L`;
+  return `${formatCount(`1${'0'.repeat(k - 7)}`)}Cr`;
+}
 
 export interface DayTotals {
   day: string;
@@ -65,15 +98,23 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
     return () => observer?.disconnect();
   }, []);
   const [active, setActive] = useState(Math.max(0, days.length - 1));
-  const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const max = Math.max(1, ...days.flatMap((d) => [Number(d.income), Number(d.expense)]));
+  // The value axis runs from 0 to the power of ten above the largest amount, labelled at each
+  // power of ten (0, 10, 100, 1K, ...; thinned when they would crowd).
+  const top = topPower(days.flatMap((d) => [d.income, d.expense]));
+  const every = Math.max(1, Math.ceil((TICK_MIN_PX * top) / innerH));
+  const ticks = Array.from({ length: top + 1 }, (_, k) => k).filter((k) => (top - k) % every === 0 && k > 0);
+  const labels = ticks.map(powerLabel);
+  const left = MARGIN.left + AXIS_GAP_PX + AXIS_CHAR_PX * Math.max(1, ...labels.map((l) => l.length));
+  const innerW = WIDTH - left - MARGIN.right;
+  const logTop = Math.log1p(10 ** top);
+  const tickY = (k: number) => innerH - (innerH * Math.log1p(10 ** k)) / logTop;
   // A band per day with 20% padding; heights on log(1 + v), so zero stays at the baseline and
   // every positive value gets a visible bar. (Written out: @visx/scale's d3 weighs ~10 kB gzip.)
   const step = innerW / Math.max(1, days.length);
   const band = step * 0.8;
   const bandX = (i: number) => i * step + (step - band) / 2;
-  const h = (v: string) => (innerH * Math.log1p(Math.max(0, Number(v) || 0))) / Math.log1p(max);
+  const h = (v: string) => (innerH * Math.log1p(Math.max(0, Number(v) || 0))) / logTop;
   const half = band / 2;
   const green = tokens.colorPaletteGreenBackground3;
   const red = tokens.colorPaletteRedBackground3;
@@ -113,14 +154,41 @@ export function IncomeExpenseChart({ days }: { days: DayTotals[] }) {
     e.preventDefault();
     const next = Math.min(days.length - 1, Math.max(0, to));
     setActive(next);
-    (e.currentTarget.parentElement?.children[next + 1] as SVGGElement | undefined)?.focus();
+    e.currentTarget.parentElement?.querySelectorAll<SVGGElement>(':scope > [data-day]')[next]?.focus();
   };
   const labelEvery = Math.max(1, Math.ceil(LABEL_PX / Math.max(1, step)));
   return (
     <figure className={styles.wrap} ref={wrap} aria-label="Income vs. expense for each of the last 30 days">
       <svg className={styles.svg} viewBox={`0 0 ${WIDTH} ${HEIGHT}`}>
         <title>Income and expense per day; focus a day for its figures</title>
-        <Group left={MARGIN.left} top={MARGIN.top}>
+        <Group left={left} top={MARGIN.top}>
+          <g data-axis="value">
+            {[0, ...ticks].map((k) => (
+              <g key={k}>
+                {k > 0 ? (
+                  <line
+                    x1={0}
+                    x2={innerW}
+                    y1={tickY(k)}
+                    y2={tickY(k)}
+                    stroke={tokens.colorNeutralStroke2}
+                    strokeDasharray="2 3"
+                  />
+                ) : null}
+                <text
+                  x={-AXIS_GAP_PX}
+                  y={k > 0 ? tickY(k) : innerH}
+                  dy="0.32em"
+                  textAnchor="end"
+                  fontSize={11}
+                  fill={tokens.colorNeutralForeground3}
+                  data-tick={k > 0 ? `1${'0'.repeat(k)}` : '0'}
+                >
+                  {k > 0 ? powerLabel(k) : '0'}
+                </text>
+              </g>
+            ))}
+          </g>
           <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke={tokens.colorNeutralStroke1} />
           {days.map((d, i) => {
             const x0 = bandX(i);

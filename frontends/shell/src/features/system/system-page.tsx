@@ -150,6 +150,7 @@ export function SystemScreen() {
         />
       ),
       width: '48px',
+      card: 'title',
       render: (p) => (
         <Checkbox
           aria-label={`Select ${p.name}`}
@@ -158,10 +159,17 @@ export function SystemScreen() {
         />
       ),
     },
-    { key: 'name', header: 'Projection', render: (p) => <Text weight="semibold">{p.name}</Text> },
+    {
+      key: 'name',
+      header: 'Projection',
+      card: 'title',
+      render: (p) => <Text weight="semibold">{p.name}</Text>,
+    },
+    // On a phone (cards) status, lag and position are a labelled row under the name.
     {
       key: 'status',
       header: 'Status',
+      card: 'figure',
       render: (p) => (
         <Badge className={styles.badge} appearance="tint" color={STATUS[p.status]?.color ?? 'subtle'}>
           {STATUS[p.status]?.label ?? p.status}
@@ -171,9 +179,10 @@ export function SystemScreen() {
     {
       key: 'lag',
       header: 'Lag',
+      card: 'figure',
       render: (p) => `${formatCount(p.lag)} ${p.lag === '1' ? 'event' : 'events'}`,
     },
-    { key: 'position', header: 'Position', render: (p) => formatCount(p.position) },
+    { key: 'position', header: 'Position', card: 'figure', render: (p) => formatCount(p.position) },
     {
       key: 'error',
       header: 'Error',
@@ -197,6 +206,7 @@ export function SystemScreen() {
     {
       key: 'actions',
       header: 'Actions',
+      card: 'action',
       render: (p) =>
         p.status === 'failed' ? (
           <div className={styles.actions}>
@@ -264,6 +274,7 @@ export function SystemScreen() {
           rowKey={(p) => p.name}
           loading={status.isPending}
           emptyText="No projections."
+          cards
         />
       </Panel>
       {latest ? (
@@ -475,6 +486,7 @@ function EarlierRebuilds({ rebuilds }: { rebuilds: Rebuild[] }) {
   return (
     <Panel title="Earlier rebuilds" role="region" aria-label="Earlier rebuilds">
       <DataTable
+        cards
         label="Earlier rebuilds"
         columns={columns}
         rows={rebuilds}
@@ -499,6 +511,7 @@ function QuarantinedPanel(props: { entries: Quarantined[]; users: Parameters<typ
   return (
     <Panel title="Quarantined events" role="region" aria-label="Quarantined events">
       <DataTable
+        cards
         label="Quarantined events"
         columns={columns}
         rows={props.entries}

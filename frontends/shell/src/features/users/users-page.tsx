@@ -77,6 +77,7 @@ function Users() {
       key: 'actions',
       header: 'Actions',
       width: '100px',
+      card: 'action',
       render: (u) => (
         <>
           <Tooltip content={`Edit ${u.name}`} relationship="label">
@@ -109,6 +110,7 @@ function Users() {
     >
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch users.') : del.error} />
       <DataTable
+        cards
         label="Users"
         columns={columns}
         rows={query.isError ? [] : (query.data?.data ?? [])}

@@ -1,4 +1,4 @@
-import type { OutboxEntry, WhatsappOutbox } from '@bahi/contracts';
+import type { OutboxEntry, OutboxSendNow, WhatsappOutbox } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
@@ -18,3 +18,11 @@ export const markSent = (jobId: string) =>
   api.post<{ jobId: string; message: string; position: string }>(
     `/reports/whatsapp/outbox/${encodeURIComponent(jobId)}/sent`,
   );
+
+/**
+ * POST /reports/whatsapp/outbox/{jobId}/send (query side, through the reports worker): Send now.
+ * `accepted`: sent; `outbox`: stays in the outbox (no WhatsApp transport), the message says why;
+ * `queued`: still going, its row changes when done.
+ */
+export const sendNow = (jobId: string) =>
+  api.post<OutboxSendNow>(`/reports/whatsapp/outbox/${encodeURIComponent(jobId)}/send`);

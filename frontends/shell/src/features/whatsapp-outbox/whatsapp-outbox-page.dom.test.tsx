@@ -160,6 +160,44 @@ describe('WhatsApp outbox', () => {
     expect(await screen.findByText('The report to +919876543210 is already sent.')).toBeTruthy();
   });
 
+  it('sends a waiting send now; the answer and the row say whether it went', async () => {
+    const outboxMessage =
+      'The report to +919876543210 stays in the outbox: WhatsApp is not set up on this server, so it was not sent. Open the file and send it by hand.';
+    let current = [entry({}), entry({ job_id: 'c'.repeat(40), status: 'accepted', transport: 'cloud-api' })];
+    const api = mockApi((call) => {
+      if (call.path === '/reports/whatsapp/outbox') return { body: { data: current } };
+      if (call.path === '/masters/users') return { body: users };
+      if (call.method === 'POST' && call.path === `/reports/whatsapp/outbox/${'a'.repeat(40)}/send`) {
+        current = [{ ...current[0]!, error: 'WhatsApp is not set up on this server.' }, current[1]!];
+        return { body: { jobId: 'a'.repeat(40), status: 'outbox', message: outboxMessage } };
+      }
+    });
+    renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);
+    // Only a send still waiting (outbox, or failed) can be sent now.
+    expect(await screen.findAllByRole('button', { name: /^Send now to / })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Send now to +919876543210' }));
+    expect(await screen.findByText(outboxMessage)).toBeTruthy();
+    expect(await screen.findByText('WhatsApp is not set up on this server.')).toBeTruthy();
+    const post = api.calls.find((c) => c.method === 'POST');
+    expect(post?.path).toBe(`/reports/whatsapp/outbox/${'a'.repeat(40)}/send`);
+    cleanup();
+
+    mockApi((call) => {
+      if (call.path === '/reports/whatsapp/outbox') return { body: { data: [entry({ status: 'failed' })] } };
+      if (call.path === '/masters/users') return { body: users };
+      if (call.method === 'POST')
+        return {
+          status: 502,
+          body: { message: 'Failed to send report via WhatsApp. Recipient cannot be reached' },
+        };
+    });
+    renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Send now to +919876543210' }));
+    expect(
+      await screen.findByText('Failed to send report via WhatsApp. Recipient cannot be reached'),
+    ).toBeTruthy();
+  });
+
   it('shows the empty outbox, and a failure with the server’s message or the fallback', async () => {
     mockApi((call) => (call.path === '/reports/whatsapp/outbox' ? { body: { data: [] } } : { body: users }));
     renderScreen('/settings/whatsapp-outbox', <WhatsAppOutbox />);

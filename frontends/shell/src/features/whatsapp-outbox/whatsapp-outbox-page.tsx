@@ -12,10 +12,10 @@ import {
 } from '@bahi/ui';
 import { ScreenProviders, useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
 import { Badge, Button, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular, CheckmarkRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, CheckmarkRegular, SendRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { allUsersQuery, nameOf } from '../../shared/users.ts';
-import { markSent, type OutboxEntry, outboxQuery } from './api.ts';
+import { markSent, type OutboxEntry, outboxQuery, sendNow } from './api.ts';
 
 const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
@@ -75,6 +75,23 @@ export function WhatsAppOutbox() {
     onError: (error) => setActionError(errorText(error, 'Failed to mark the report as sent.')),
     onSettled: () => setMarking(null),
   });
+  // Send now: the server sends it with its WhatsApp transport; the row shows what became of it.
+  const send = useMutation({
+    mutationFn: (entry: OutboxEntry) => sendNow(entry.job_id),
+    onMutate: () => setActionError(null),
+    onSuccess: (answer) => {
+      notify(
+        answer.message,
+        answer.status === 'accepted' ? 'success' : answer.status === 'outbox' ? 'warning' : 'info',
+      );
+      return client.invalidateQueries({ queryKey: ['settings', 'whatsapp-outbox'] });
+    },
+    onError: (error) => {
+      setActionError(errorText(error, 'Failed to send the report via WhatsApp.'));
+      // A failed send is recorded: its row shows why.
+      return client.invalidateQueries({ queryKey: ['settings', 'whatsapp-outbox'] });
+    },
+  });
 
   const open = async (entry: OutboxEntry) => {
     setOpening(entry.job_id);
@@ -120,6 +137,7 @@ export function WhatsAppOutbox() {
     {
       key: 'file',
       header: 'Actions',
+      card: 'action',
       render: (e) => (
         <div className={styles.actions}>
           <Button
@@ -132,6 +150,18 @@ export function WhatsAppOutbox() {
           >
             Open file
           </Button>
+          {e.status === 'outbox' || e.status === 'failed' ? (
+            <Button
+              className={styles.badge}
+              size="small"
+              icon={<SendRegular />}
+              disabled={send.isPending}
+              onClick={() => send.mutate(e)}
+              aria-label={`Send now to ${e.recipient}`}
+            >
+              {send.isPending && send.variables?.job_id === e.job_id ? 'Sending…' : 'Send now'}
+            </Button>
+          ) : null}
           {e.status === 'outbox' || e.status === 'failed' ? (
             <Button
               className={styles.badge}
@@ -166,12 +196,14 @@ export function WhatsAppOutbox() {
     <Page title="WhatsApp outbox">
       <Text>
         Reports sent with WhatsApp, newest first. Those in the outbox were not sent by the server (no WhatsApp
-        transport is configured): open the file, send it to the recipient, then mark it sent.
+        transport is configured): open the file, send it to the recipient, then mark it sent. Send now tries
+        again with the server's WhatsApp settings.
       </Text>
       <ErrorAlert
         text={query.isError ? errorText(query.error, 'Failed to fetch the WhatsApp outbox.') : actionError}
       />
       <DataTable
+        cards
         label="WhatsApp outbox"
         columns={columns}
         rows={query.isError ? [] : (query.data?.data ?? [])}

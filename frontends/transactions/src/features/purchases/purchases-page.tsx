@@ -26,10 +26,10 @@ export function PurchasesPage() {
         { key: 'funder', header: 'Funder', render: (r) => name(r.funder) },
         { key: 'product', header: 'Product', render: (r) => name(r.product) },
         { key: 'godown', header: 'Godown', render: (r) => name(r.godown) || '-' },
-        { key: 'rate', header: 'Rate', render: (r) => formatRate(r.rate) },
-        { key: 'quantity', header: 'Quantity', render: (r) => formatQuantity(r.quantity) },
-        { key: 'remaining', header: 'Remaining', render: (r) => formatQuantity(r.remaining) },
-        { key: 'total', header: 'Total', render: (r) => formatAmount(r.total) },
+        { key: 'rate', header: 'Rate', card: 'figure', render: (r) => formatRate(r.rate) },
+        { key: 'quantity', header: 'Quantity', card: 'figure', render: (r) => formatQuantity(r.quantity) },
+        { key: 'remaining', header: 'Remaining', card: 'figure', render: (r) => formatQuantity(r.remaining) },
+        { key: 'total', header: 'Total', card: 'figure', render: (r) => formatAmount(r.total) },
       ]}
       expanded={(r) => (
         <div>

@@ -22,10 +22,10 @@ export function SalesPage() {
         { key: 'date', header: 'Date', render: (r) => formatDate(r.sale_date) },
         { key: 'agent', header: 'Agent', render: (r) => r.agent.name ?? '' },
         { key: 'product', header: 'Product', render: (r) => r.product.name ?? '' },
-        { key: 'rate', header: 'Rate', render: (r) => formatRate(r.rate) },
-        { key: 'quantity', header: 'Quantity', render: (r) => formatQuantity(r.quantity) },
-        { key: 'remaining', header: 'Remaining', render: (r) => formatQuantity(r.remaining) },
-        { key: 'total', header: 'Total', render: (r) => formatAmount(r.total) },
+        { key: 'rate', header: 'Rate', card: 'figure', render: (r) => formatRate(r.rate) },
+        { key: 'quantity', header: 'Quantity', card: 'figure', render: (r) => formatQuantity(r.quantity) },
+        { key: 'remaining', header: 'Remaining', card: 'figure', render: (r) => formatQuantity(r.remaining) },
+        { key: 'total', header: 'Total', card: 'figure', render: (r) => formatAmount(r.total) },
       ]}
       expanded={(r) => (
         <div>

@@ -29,21 +29,25 @@ const COLUMNS: Column<Transfer>[] = [
   { key: 'to', header: 'To', render: (t) => who(t.toCollector) },
   {
     key: 'sent',
+    card: 'figure',
     header: 'Amount Sent',
     render: (t) => <Amount value={t.sent_amount} currency={t.fromCollector?.city.currency_name ?? ''} />,
   },
   {
     key: 'charge',
+    card: 'figure',
     header: 'Charge',
     render: (t) => <Amount value={t.transfer_charge} currency={t.fromCollector?.city.currency_name ?? ''} />,
   },
   {
     key: 'rate',
+    card: 'figure',
     header: 'Rate',
     render: (t) => `${t.operation === '/' ? '÷' : '×'} ${formatRate(t.rate)}`,
   },
   {
     key: 'received',
+    card: 'figure',
     header: 'Amount Received',
     render: (t) => <Amount value={t.amount} currency={t.toCollector?.city.currency_name ?? ''} />,
   },
@@ -102,6 +106,7 @@ export function TransfersPage() {
       </FilterBar>
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch transfers.') : null} />
       <DataTable
+        cards
         label="Collector Transfers"
         columns={COLUMNS}
         rows={query.isError ? [] : (query.data?.data ?? [])}
