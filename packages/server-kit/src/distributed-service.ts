@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ConfigError, type DistributedEnv, distributedEnvSchema, loadConfig } from './config.ts';
 import { type ReadinessCheck, registerHealthRoutes } from './health.ts';
-import { createHttpApp } from './http-app.ts';
+import { closeApp, createHttpApp } from './http-app.ts';
 import type { Running } from './main-runner.ts';
 import { openServerStorage, type Storage } from './storage.ts';
 
@@ -73,7 +73,7 @@ export async function startDistributedService(options: {
   }
   return {
     async stop() {
-      await app.close();
+      await closeApp(app);
       await parts?.stop?.();
       await storage.close();
     },

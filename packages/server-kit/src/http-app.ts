@@ -216,6 +216,46 @@ function contractPeer(baseUrl: string) {
   };
 }
 
+/** Requests whose handler has not answered yet, per app (see closeApp). */
+const running = new WeakMap<FastifyInstance, { requests: Set<object>; idle?: () => void }>();
+
+function trackHandlers(app: FastifyInstance) {
+  const state: { requests: Set<object>; idle?: () => void } = { requests: new Set() };
+  running.set(app, state);
+  const done = (request: object) => {
+    state.requests.delete(request);
+    if (state.requests.size === 0) state.idle?.();
+  };
+  app.addHook('onRequest', async (request) => void state.requests.add(request));
+  // The handler has answered (or failed) once its reply is being sent, whether or not the client
+  // is still there to read it; onResponse covers a request refused before any handler.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    done(request);
+    return payload;
+  });
+  app.addHook('onResponse', async (request) => done(request));
+}
+
+/**
+ * Stops the app as a clean shutdown must (issue #26): no new requests, and every handler that
+ * is running finishes before the caller closes the storage under it - fastify's close waits for
+ * open connections only, so a request whose client went away (a load generator stopping, a
+ * browser tab closed) still ran on after it and met a destroyed database. Waits at most
+ * `waitMs` for such handlers.
+ */
+export async function closeApp(app: FastifyInstance, waitMs = 5000): Promise<void> {
+  await app.close();
+  const state = running.get(app);
+  if (!state || state.requests.size === 0) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    state.idle = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
 /**
  * A fastify app with the one error handler: validation problems are 400 with each
  * problem and its path, known client errors keep their status and message, anything else
@@ -234,6 +274,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     publicPaths: new Set(CONTRACT_PATHS),
   };
   contracts.set(app, contract);
+  trackHandlers(app);
   installZodCompilers(app);
   // An /api route that declares no query parameters takes none: `?city_id=x` on it is a 400 on
   // city_id, not an answer that looks filtered and is not (issue #27). Added after collectRoutes,

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHttpApp, HttpError } from './http-app.ts';
+import { closeApp, createHttpApp, HttpError } from './http-app.ts';
 
 function app() {
   const a = createHttpApp({ fastify: { logger: false } });
@@ -151,5 +153,60 @@ describe('the HTTP error rule', () => {
       'The request is not valid. There are 30,000 problems; the first 20 are listed.',
     );
     expect(zod.json().errors[0]).toEqual({ msg: 'must be a number', path: 'f0' });
+  });
+});
+
+describe('closeApp (issue #26: a clean shutdown finishes what is in flight)', () => {
+  it('waits for a handler whose client went away, which fastify close alone does not', async () => {
+    const app = createHttpApp({ fastify: { logger: false } });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const steps: string[] = [];
+    app.get('/api/slow', async () => {
+      started();
+      await held;
+      steps.push('handler finished');
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    // A client that sends the request and goes away before the answer.
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('GET /api/slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await running;
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const closing = closeApp(app).then(() => steps.push('closed'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(steps).toEqual([]); // fastify's close has returned (no connection is open), closeApp has not
+    release();
+    await closing;
+    expect(steps).toEqual(['handler finished', 'closed']);
+  });
+
+  it('returns when nothing runs, and gives up on a handler that never ends after waitMs', async () => {
+    const app = createHttpApp({ fastify: { logger: false } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    await closeApp(app);
+
+    const stuck = createHttpApp({ fastify: { logger: false } });
+    stuck.get('/api/stuck', () => new Promise(() => {}));
+    await stuck.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = stuck.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('GET /api/stuck HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    // A handler that never ends does not hold the shutdown for ever (this would time out).
+    await closeApp(stuck, 200);
   });
 });

@@ -17,6 +17,7 @@ import { registerQueryRoutes } from '@bahi/query';
 import { connectReports, type InProcessReports, inProcessReports } from '@bahi/report-jobs';
 import { startReportsWorker } from '@bahi/reports-worker';
 import {
+  closeApp,
   createHttpApp,
   licenseFromConfig,
   loadConfig,
@@ -127,7 +128,7 @@ export async function startStandalone(
       fastify: options.logger === false ? { logger: false } : {},
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
-    stops.push(() => app.close());
+    stops.push(() => closeApp(app));
     const routes: { method: string; url: string; schema?: unknown }[] = [];
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat())
