@@ -199,9 +199,7 @@ export function SystemScreen() {
               </Text>
             ) : null}
           </div>
-        ) : (
-          <Text className={styles.muted}>None</Text>
-        ),
+        ) : null, // no error: an empty cell, and no 'Error: None' line on a phone's card
     },
     {
       key: 'actions',
