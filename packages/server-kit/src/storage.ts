@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createEventStoreDbEventStore, createPostgresEventStore, type EventStore } from '@bahi/event-store';
 import { openReadDb, type ReadDb } from '@bahi/read-db';
 import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
@@ -38,11 +40,20 @@ export async function openEmbeddedStorage(options: {
   pollIntervalMs?: number;
 }): Promise<Storage> {
   await mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create(options.dataDir);
-  const sql = createPgliteSqlClient(db);
-  return assemble(sql, () =>
-    createPostgresEventStore(sql, { pollIntervalMs: options.pollIntervalMs ?? 500 }),
-  );
+  const open = async () => {
+    const sql = createPgliteSqlClient(await PGlite.create(options.dataDir));
+    return assemble(sql, () =>
+      createPostgresEventStore(sql, { pollIntervalMs: options.pollIntervalMs ?? 500 }),
+    );
+  };
+  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
+    // A new data directory: its initdb and first migrations run in an instance of their own,
+    // closed at once. A WebAssembly memory only grows, and they grow PGlite's by hundreds of MB
+    // that the running app would otherwise keep for good (a first start held 843 MB, a restart
+    // 408; issue #28).
+    await (await open()).close();
+  }
+  return open();
 }
 
 /** Distributed: read models on Postgres; the event store there too, or on EventStoreDB when esdbUrl is set. */
