@@ -8,5 +8,6 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';
+export { sealChain, sealedChainAt, storeSeals, verifyChain } from './postgres/seal.ts';
 export * from './types.ts';
 export { Wakeup } from './wakeup.ts';
