@@ -403,6 +403,41 @@ export const backupsStatus = z.object({
 });
 export type BackupsStatus = z.output<typeof backupsStatus>;
 
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * GET /api/admin/verify: the chain recomputed over the whole log against the stored seal
+ * (docs/event-store.md, "The seal"). Intact up to a position, or the first position where it breaks.
+ */
+export const chainVerification = z.object({
+  status: z.enum(['intact', 'broken']),
+  summary: z.string().describe('The answer in words'),
+  checked: z.number().int().describe('Events whose hash matched their seal'),
+  total: z.number().int().describe('Events at or below the sealed head'),
+  intactUpTo: z
+    .string()
+    .regex(/^\d+$/)
+    .describe('The last position whose hash matched; when broken, nothing after it can be trusted'),
+  chainHead: hex64.describe('The chain head at intactUpTo'),
+  sealedUpTo: z.string().regex(/^\d+$/),
+  head: z.string().regex(/^\d+$/).describe('The last committed position of the log'),
+  unsealed: z.number().int().describe('Events above the sealed head, not checked'),
+  startedAt: moment,
+  finishedAt: moment,
+  broken: z
+    .object({
+      position: z.string().regex(/^\d+$/).describe('The first position that does not match'),
+      reason: z.enum(['altered', 'missing', 'inserted']),
+      stored: hex64.nullable().describe('The hash in the seal (null: none)'),
+      recomputed: hex64.nullable().describe('The hash of the event as it is now (null: no event)'),
+      type: z.string().optional(),
+      streamId: z.string().optional(),
+      recordedAt: z.string().nullable().optional(),
+    })
+    .optional(),
+});
+export type ChainVerificationResult = z.output<typeof chainVerification>;
+
 export const failingEvent = z.object({
   projection: z.string(),
   error: z.string().nullable(),

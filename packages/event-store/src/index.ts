@@ -10,4 +10,5 @@ export {
 export { eventStoreMigrations } from './postgres/schema.ts';
 export { sealChain, sealedChainAt, storeSeals, verifyChain } from './postgres/seal.ts';
 export * from './types.ts';
+export { describeVerification } from './verification.ts';
 export { Wakeup } from './wakeup.ts';

@@ -8,6 +8,7 @@ import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
 import { registerProjectionStatusRoutes } from './projections.routes.ts';
+import { registerVerifyRoutes } from './verify.routes.ts';
 import { registerRecordRoutes } from './records.routes.ts';
 import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
@@ -43,6 +44,7 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerLogRoutes(app, deps);
   await registerNotificationListRoutes(app, deps);
   await registerProjectionStatusRoutes(app, deps);
+  await registerVerifyRoutes(app, deps);
   await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }

@@ -35,7 +35,7 @@ const OUTBOX_TTL = 90 * DAY_SECONDS;
 
 export async function renderFile(job: ReportJob, format: 'pdf' | 'xlsx', businessName: string) {
   const doc = toDocument(job.source);
-  const meta = { businessName, generatedAt: job.readAt, position: job.position };
+  const meta = { businessName, generatedAt: job.readAt, position: job.position, chainHead: job.chainHead };
   let missing: string[] = [];
   const body =
     format === 'pdf'

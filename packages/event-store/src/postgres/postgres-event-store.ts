@@ -36,7 +36,9 @@ export interface PostgresEventStoreOptions {
   seal?: boolean;
 }
 
-const SEAL_RETRY_MS = [20, 50, 100, 250, 500, 1000];
+/** The least time between two seal passes of one process. */
+const SEAL_INTERVAL_MS = 100;
+const SEAL_RETRY_MS = [100, 100, 250, 500, 1000];
 
 interface EventRow {
   position_text: string;
@@ -101,6 +103,7 @@ export class PostgresEventStore implements EventStore {
   #sealAgain = false;
   #sealTimer: NodeJS.Timeout | undefined;
   #sealRetries = 0;
+  #lastSealAt = 0;
   #closed = false;
 
   constructor(sql: SqlClient, options: PostgresEventStoreOptions = {}) {
@@ -231,38 +234,48 @@ export class PostgresEventStore implements EventStore {
     if (this.#seal) this.#sealSoon();
   }
 
-  // The seal runs beside the appends, never inside one: one pass at a time per process (a
-  // commit during a pass asks for one more), and while events above the sealed head are not
-  // final yet (an older transaction still open) it tries again, less and less often.
+  // The seal runs beside the appends, never inside one, at most one pass per SEAL_INTERVAL_MS
+  // in this process (a pass seals everything final, so commits in between cost one pass, not
+  // one each); while events above the sealed head are not final yet (an older transaction still
+  // open) it tries again, less and less often.
   #sealSoon(): void {
     if (this.#closed) return;
     if (this.#sealing) {
       this.#sealAgain = true;
       return;
     }
-    clearTimeout(this.#sealTimer);
+    if (this.#sealTimer) return; // a pass is already due
+    const wait = Math.max(0, this.#lastSealAt + SEAL_INTERVAL_MS - Date.now());
+    this.#sealTimer = setTimeout(() => this.#runSeal(), wait);
+    this.#sealTimer.unref();
+  }
+
+  #runSeal(): void {
     this.#sealTimer = undefined;
-    this.#sealing = sealChain(this.#sql).then(
-      ({ pending }) => {
-        this.#sealRetries = pending ? this.#sealRetries + 1 : 0;
-        return pending;
-      },
-      () => {
-        this.#sealRetries++;
-        return true; // the database was busy or away: try again later
-      },
-    ).then((retry) => {
-      this.#sealing = undefined;
-      if (this.#closed) return;
-      if (this.#sealAgain) {
-        this.#sealAgain = false;
-        this.#sealSoon();
-      } else if (retry) {
-        const wait = SEAL_RETRY_MS[Math.min(this.#sealRetries, SEAL_RETRY_MS.length) - 1] ?? 20;
-        this.#sealTimer = setTimeout(() => this.#sealSoon(), wait);
-        this.#sealTimer.unref();
-      }
-    });
+    if (this.#closed) return;
+    this.#lastSealAt = Date.now();
+    this.#sealAgain = false;
+    this.#sealing = sealChain(this.#sql)
+      .then(
+        ({ pending }) => {
+          this.#sealRetries = pending ? this.#sealRetries + 1 : 0;
+          return pending;
+        },
+        () => {
+          this.#sealRetries++;
+          return true; // the database was busy or away: try again later
+        },
+      )
+      .then((retry) => {
+        this.#sealing = undefined;
+        if (this.#closed) return;
+        if (this.#sealAgain) this.#sealSoon();
+        else if (retry) {
+          const wait = SEAL_RETRY_MS[Math.min(this.#sealRetries, SEAL_RETRY_MS.length) - 1] ?? 20;
+          this.#sealTimer = setTimeout(() => this.#runSeal(), wait);
+          this.#sealTimer.unref();
+        }
+      });
   }
 
   // NOTIFY inside the append would take Postgres' global notify lock through the commit

@@ -61,14 +61,26 @@ export async function sealChain(
 ): Promise<{ sealed: ChainPoint; pending: boolean }> {
   const batchSize = options.batchSize ?? 2000;
   for (;;) {
-    const { sealed, count } = await sql.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [SEAL_LOCK]);
-      const last = await lastSeal(tx);
+    const { sealed, count, head } = await sql.transaction(async (tx) => {
+      // The seal can always be recomputed from the log, so its commit does not wait for the disk
+      // (a crash loses at most the last moment's seals, which the next pass writes again).
+      await tx.query("SELECT pg_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)", [SEAL_LOCK]);
+      const { rows: at } = await tx.query<{ position: string | null; hash: string | null; head: string | null }>(
+        `SELECT c.global_position::text AS position, c.hash,
+                (SELECT max(global_position) FROM es.events)::text AS head
+           FROM (SELECT 1) one
+           LEFT JOIN LATERAL (SELECT global_position, hash FROM es.chain ORDER BY global_position DESC LIMIT 1) c ON true`,
+      );
+      const last: ChainPoint = at[0]?.position
+        ? { position: BigInt(at[0].position), hash: at[0].hash! }
+        : { position: 0n, hash: CHAIN_GENESIS };
+      const head = BigInt(at[0]?.head ?? '0');
+      if (head <= last.position) return { sealed: last, count: 0, head };
       const { rows } = await tx.query<Row>(
         `${SELECT_CHAINED} WHERE global_position > $1::bigint AND ${VISIBLE} ORDER BY global_position LIMIT $2`,
         [last.position.toString(), batchSize],
       );
-      if (rows.length === 0) return { sealed: last, count: 0 };
+      if (rows.length === 0) return { sealed: last, count: 0, head };
       let hash = last.hash;
       const seals = rows.map((row) => {
         hash = chainHash(hash, toChained(row));
@@ -79,15 +91,9 @@ export async function sealChain(
          SELECT (x->>0)::bigint, x->>1 FROM jsonb_array_elements($1::jsonb) AS x`,
         [JSON.stringify(seals)],
       );
-      return { sealed: { position: BigInt(rows.at(-1)!.position), hash }, count: rows.length };
+      return { sealed: { position: BigInt(rows.at(-1)!.position), hash }, count: rows.length, head };
     });
-    if (count < batchSize) {
-      const { rows } = await sql.query<{ pending: boolean }>(
-        'SELECT EXISTS (SELECT 1 FROM es.events WHERE global_position > $1::bigint) AS pending',
-        [sealed.position.toString()],
-      );
-      return { sealed, pending: rows[0]?.pending === true };
-    }
+    if (count < batchSize) return { sealed, pending: head > sealed.position };
   }
 }
 
