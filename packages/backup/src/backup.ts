@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { CHAIN_GENESIS, chainHash, eventStoreMigrations } from '@bahi/event-store';
+import { CHAIN_GENESIS, chainHash, eventStoreMigrations, sealedChainAt } from '@bahi/event-store';
 import type { SqlClient } from '@bahi/sql-client';
 import {
   BACKUP_FORMAT,
@@ -135,6 +135,9 @@ export async function takeBackup(
     // The password hashes (outside the log): without them nobody could sign in to restored books.
     const credentials = await readCredentials(sql);
     for (const credential of credentials) yield `${JSON.stringify({ credential })}\n`;
+    // The seal's hash at the head (issue #30): equal to chainHead unless the log was altered
+    // after it was sealed, before this backup read it.
+    const sealed = await sealedChainAt(sql, head);
     manifestDraft = {
       file: basename(file),
       format: BACKUP_FORMAT,
@@ -146,6 +149,7 @@ export async function takeBackup(
       events,
       headPosition: head.toString(),
       chainHead: hash,
+      sealedChainHead: sealed?.hash ?? null,
       credentials: credentials.length,
       credentialsHash: credentialsHash(credentials),
     };

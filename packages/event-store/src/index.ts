@@ -8,7 +8,14 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';
-export { sealChain, sealedChainAt, storeSeals, verifyChain } from './postgres/seal.ts';
+export {
+  recomputeChainAt,
+  sealChain,
+  sealedChainAt,
+  storedSealAt,
+  storeSeals,
+  verifyChain,
+} from './postgres/seal.ts';
 export * from './types.ts';
 export { describeVerification } from './verification.ts';
 export { Wakeup } from './wakeup.ts';

@@ -116,6 +116,32 @@ export async function sealedChainAt(
   }
 }
 
+/**
+ * The chain recomputed from the events as they are now, up to and including position (not the
+ * stored seal): what a report file's chain head is checked against.
+ */
+export async function recomputeChainAt(
+  sql: SqlQueryable,
+  position: bigint,
+  batchSize = 2000,
+): Promise<ChainPoint & { events: number }> {
+  let point: ChainPoint = { position: 0n, hash: CHAIN_GENESIS };
+  let events = 0;
+  for (;;) {
+    const { rows } = await sql.query<Row>(
+      `${SELECT_CHAINED} WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position LIMIT $3`,
+      [point.position.toString(), position.toString(), batchSize],
+    );
+    for (const row of rows) point = { position: BigInt(row.position), hash: chainHash(point.hash, toChained(row)) };
+    events += rows.length;
+    if (rows.length < batchSize) return { ...point, events };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The stored seal at a position (the last seal at or below it), without sealing anything. */
+export const storedSealAt = (sql: SqlQueryable, position: bigint): Promise<ChainPoint> => lastSeal(sql, position);
+
 /** Records sealed hashes that are already known (a restore writes the verified hashes of its file). */
 export async function storeSeals(
   sql: SqlQueryable,

@@ -2,3 +2,4 @@
 export { type ReportDocument, type ReportSource, toDocument } from './document.ts';
 export { type RenderMeta, renderPdf } from './pdf.ts';
 export { renderXlsx } from './xlsx.ts';
+export { type FileVerification, readFileVerification } from './verification.ts';
