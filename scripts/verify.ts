@@ -20,9 +20,8 @@ import { BackupRefused, readBackup } from '@bahi/backup';
 import {
   CHAIN_GENESIS,
   type ChainPoint,
+  checkChainHead,
   describeVerification,
-  recomputeChainAt,
-  storedSealAt,
 } from '@bahi/event-store';
 import { readFileVerification } from '@bahi/reports-worker/render';
 import { openCliStorage } from './cli-storage.ts';
@@ -84,8 +83,9 @@ async function verifyReport(path: string, backup: string | undefined): Promise<b
     return false;
   }
   const position = BigInt(found.position);
-  let recomputed: ChainPoint;
-  let stored: ChainPoint | undefined;
+  let recomputed: string;
+  let why: 'log-altered' | 'not-this-log' | undefined;
+  let stored: string | undefined;
   if (backup) {
     const checked = await verifyBackup(backup, position);
     if (!checked.at) return false;
@@ -93,31 +93,30 @@ async function verifyReport(path: string, backup: string | undefined): Promise<b
       say(`the backup ends at position ${checked.head}, before the report's position ${found.position}.`);
       return false;
     }
-    recomputed = checked.at;
+    recomputed = checked.at.hash;
   } else {
     const storage = await openStorage();
     try {
-      recomputed = await recomputeChainAt(storage.sql, position);
-      stored = await storedSealAt(storage.sql, position);
+      ({ recomputed, why, stored } = await checkChainHead(storage.sql, position, found.chainHead));
     } finally {
       await storage.close();
     }
   }
-  if (recomputed.hash === found.chainHead) {
+  if (recomputed === found.chainHead) {
     say(
       `VERIFIES: the log up to position ${found.position} is what it was when the report was made (chain head ${found.chainHead}).`,
     );
     return true;
   }
   say(`DOES NOT VERIFY: the report's chain head at position ${found.position} is ${found.chainHead};`);
-  say(`the log recomputed up to it gives ${recomputed.hash}.`);
-  if (stored && stored.hash === found.chainHead)
+  say(`the log recomputed up to it gives ${recomputed}.`);
+  if (why === 'log-altered')
     say(
       'The stored seal still agrees with the report: the log was altered at or before that position after it was sealed. Run npm run verify to name the first altered position.',
     );
-  else if (stored)
+  else if (why === 'not-this-log')
     say(
-      `The stored seal there is ${stored.hash}: the report was not read from this log (another database), or the report or the seal was altered.`,
+      `The stored seal there is ${stored}: the report was not read from this log (another database), or the report or the seal was altered.`,
     );
   return false;
 }

@@ -9,10 +9,10 @@ export {
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';
 export {
+  checkChainHead,
   recomputeChainAt,
   sealChain,
   sealedChainAt,
-  storedSealAt,
   storeSeals,
   verifyChain,
 } from './postgres/seal.ts';

@@ -139,8 +139,22 @@ export async function recomputeChainAt(
   }
 }
 
-/** The stored seal at a position (the last seal at or below it), without sealing anything. */
-export const storedSealAt = (sql: SqlQueryable, position: bigint): Promise<ChainPoint> => lastSeal(sql, position);
+/**
+ * A chain head someone kept (a report file's footer, a manifest) against the log now: it
+ * verifies when the chain recomputed from the events up to its position equals it. When it
+ * does not, the stored seal tells why: equal to the kept head, the log was altered at or before
+ * the position after it was sealed; different, the head is not this log's (or was altered).
+ */
+export async function checkChainHead(
+  sql: SqlQueryable,
+  position: bigint,
+  chainHead: string,
+): Promise<{ verifies: boolean; recomputed: string; stored: string; why?: 'log-altered' | 'not-this-log' }> {
+  const recomputed = (await recomputeChainAt(sql, position)).hash;
+  const stored = (await lastSeal(sql, position)).hash;
+  if (recomputed === chainHead) return { verifies: true, recomputed, stored };
+  return { verifies: false, recomputed, stored, why: stored === chainHead ? 'log-altered' : 'not-this-log' };
+}
 
 /** Records sealed hashes that are already known (a restore writes the verified hashes of its file). */
 export async function storeSeals(

@@ -25,8 +25,14 @@ export async function readFileVerification(path: string): Promise<FileVerificati
   let keywords: string;
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     format = 'pdf';
-    // pdfkit writes the Info dictionary uncompressed, an ASCII string as a literal (...).
-    keywords = /\/Keywords\s*\(([^)]*)\)/.exec(bytes.toString('latin1'))?.[1] ?? '';
+    // pdfkit writes the Info dictionary uncompressed, its ASCII strings as literals (...), each
+    // either in place or as an object of its own (/Keywords 18 0 R ... 18 0 obj (...) endobj).
+    const text = bytes.toString('latin1');
+    const ref = /\/Keywords\s+(\d+)\s+(\d+)\s+R/.exec(text);
+    const literal = ref
+      ? new RegExp(`(?:^|\\s)${ref[1]}\\s+${ref[2]}\\s+obj\\s*\\(([^)]*)\\)`).exec(text)
+      : /\/Keywords\s*\(([^)]*)\)/.exec(text);
+    keywords = literal?.[1] ?? '';
   } else if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
     format = 'xlsx';
     const book = new ExcelJS.Workbook();
