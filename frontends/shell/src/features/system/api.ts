@@ -1,6 +1,7 @@
 import type {
   BackupManifestRow as Backup,
   BackupsStatus,
+  ChainVerificationResult as Verification,
   FailingEvent,
   ProjectionState,
   ProjectionsStatus,
@@ -11,7 +12,7 @@ import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
 // GET /admin/projections and the failing event, typed by their routes' response schemas (issue #19).
-export type { FailingEvent, ProjectionState, ProjectionsStatus, Quarantined, Rebuild };
+export type { FailingEvent, ProjectionState, ProjectionsStatus, Quarantined, Rebuild, Verification };
 
 /** A rebuild still under way (asked for, or being run by the projector). */
 export const inProgress = (r: Rebuild | undefined): boolean =>
@@ -70,3 +71,17 @@ export const backupsQuery = () =>
 
 /** POST /admin/backups: a backup now, answered once it is written. */
 export const backUpNow = () => api.post<Backup>('/admin/backups');
+
+/**
+ * GET /admin/verify (issue #30): the chain recomputed over the whole log. Run when asked ("Verify
+ * the books"), never on its own: it reads every event.
+ */
+export const verifyQuery = () =>
+  queryOptions({
+    queryKey: ['verify-books'], // not under 'settings': the live stream's refreshes must not rerun it
+    queryFn: ({ signal }) => api.get<Verification>('/admin/verify', undefined, signal),
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
