@@ -19,7 +19,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createPostgresEventStore } from '@bahi/event-store';
+import { createPostgresEventStore, sealChain } from '@bahi/event-store';
 import { createPgSqlClient } from '@bahi/sql-client';
 import { getPostgreSQLEventStore, messagesTable } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
@@ -627,6 +627,20 @@ async function main(): Promise<void> {
       }
     }
 
+    // The seal's own cost: the sealed database's whole log sealed again from nothing, alone.
+    let reseal: { events: number; ms: number } | undefined;
+    if (SEAL_AB) {
+      const sql = createPgSqlClient({ connectionString: sealedUrl!.toString(), max: 2 });
+      try {
+        await sql.query('TRUNCATE es.chain');
+        const started = performance.now();
+        await sealChain(sql);
+        reseal = { events: await emmett.countEvents(), ms: performance.now() - started };
+        log(`resealed ${reseal.events} events in ${reseal.ms.toFixed(0)} ms`);
+      } finally {
+        await sql.close();
+      }
+    }
     const oursRows = await ours.countEvents();
     const emmettRows = await emmett.countEvents();
 
@@ -675,6 +689,10 @@ async function main(): Promise<void> {
               (l, i) =>
                 `| ${measurements[i]?.label ?? l.label} | ${fmtInt(l.maxUnsealed)} | ${fmtInt(l.meanUnsealed)} | ${l.catchUpMs.toFixed(0)} |`,
             ),
+            '',
+            reseal
+              ? `The seal alone, after the runs: the sealed database's ${fmtInt(reseal.events)} events sealed again from nothing in ${(reseal.ms / 1000).toFixed(2)} s (${fmtInt(Math.round(reseal.events / (reseal.ms / 1000)))} events/s, one process, nothing else of the benchmark running).`
+              : '',
           ]
         : []),
     ];
