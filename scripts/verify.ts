@@ -17,12 +17,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupRefused, readBackup } from '@bahi/backup';
-import {
-  CHAIN_GENESIS,
-  type ChainPoint,
-  checkChainHead,
-  describeVerification,
-} from '@bahi/event-store';
+import { CHAIN_GENESIS, type ChainPoint, checkChainHead, describeVerification } from '@bahi/event-store';
 import { readFileVerification } from '@bahi/reports-worker/render';
 import { openCliStorage } from './cli-storage.ts';
 
@@ -43,7 +38,10 @@ const openStorage = () => {
 };
 
 /** A backup's chain, verified as it is read; the hash at `upTo` (the last event at or below it) on the way. */
-async function verifyBackup(file: string, upTo?: bigint): Promise<{ ok: boolean; at?: ChainPoint; head: string }> {
+async function verifyBackup(
+  file: string,
+  upTo?: bigint,
+): Promise<{ ok: boolean; at?: ChainPoint; head: string }> {
   try {
     const read = await readBackup(file);
     let at: ChainPoint = { position: 0n, hash: CHAIN_GENESIS };
@@ -64,9 +62,7 @@ async function verifyBackup(file: string, upTo?: bigint): Promise<{ ok: boolean;
     return { ok: true, at, head: manifest.headPosition };
   } catch (error) {
     if (!(error instanceof BackupRefused)) throw error;
-    say(
-      `backup ${file}: BROKEN${error.position ? ` at position ${error.position}` : ''}. ${error.message}`,
-    );
+    say(`backup ${file}: BROKEN${error.position ? ` at position ${error.position}` : ''}. ${error.message}`);
     return { ok: false, head: '0' };
   }
 }
@@ -77,9 +73,13 @@ async function verifyReport(path: string, backup: string | undefined): Promise<b
     say(`${path} carries no Bahi verification (not a Bahi report file).`);
     return false;
   }
-  say(`${path}: ${found.format.toUpperCase()}, verification code ${found.code}, read at position ${found.position}`);
+  say(
+    `${path}: ${found.format.toUpperCase()}, verification code ${found.code}, read at position ${found.position}`,
+  );
   if (!found.chainHead) {
-    say('it carries no chain head (made before the seal, or from a log without one): it cannot be checked against the log.');
+    say(
+      'it carries no chain head (made before the seal, or from a log without one): it cannot be checked against the log.',
+    );
     return false;
   }
   const position = BigInt(found.position);
@@ -133,7 +133,9 @@ async function verifyStore(): Promise<boolean> {
         say(`${checked} of ${total} events checked`);
       },
     });
-    say(`${storage.where}: ${result.status === 'intact' ? 'INTACT' : 'BROKEN'}. ${describeVerification(result)}`);
+    say(
+      `${storage.where}: ${result.status === 'intact' ? 'INTACT' : 'BROKEN'}. ${describeVerification(result)}`,
+    );
     return result.status === 'intact';
   } finally {
     await storage.close();

@@ -392,7 +392,9 @@ export const backupManifest = z.object({
     .regex(/^[0-9a-f]{64}$/)
     .nullable()
     .optional()
-    .describe("The stored seal's hash at the head; differs from chainHead if the log was altered after it was sealed"),
+    .describe(
+      "The stored seal's hash at the head; differs from chainHead if the log was altered after it was sealed",
+    ),
   credentials: z.number().int().describe('Sign-in credentials (password hashes) carried along'),
   credentialsHash: z.string(),
   bytes: z.number().int(),

@@ -15,7 +15,9 @@ export function describeVerification(v: ChainVerification): string {
   if (v.status === 'intact')
     return `The books are intact up to position ${v.intactUpTo} (${v.checked} event${v.checked === 1 ? '' : 's'}, chain head ${v.chainHead.slice(0, 12)}).${tail}`;
   const b = v.broken!;
-  const what = b.type ? ` (${b.type} in ${b.streamId}${b.recordedAt ? `, recorded ${b.recordedAt}` : ''})` : '';
+  const what = b.type
+    ? ` (${b.type} in ${b.streamId}${b.recordedAt ? `, recorded ${b.recordedAt}` : ''})`
+    : '';
   return (
     `The log is broken at position ${b.position}${what}: ${REASONS[b.reason]}. ` +
     `Stored hash ${b.stored ?? 'none'}, recomputed ${b.recomputed ?? 'none'}. ` +

@@ -8,11 +8,11 @@ import { registerLogRoutes } from './logs.routes.ts';
 import { registerMasterListRoutes } from './masters.routes.ts';
 import { registerNotificationListRoutes } from './notifications.routes.ts';
 import { registerProjectionStatusRoutes } from './projections.routes.ts';
-import { registerVerifyRoutes } from './verify.routes.ts';
 import { registerRecordRoutes } from './records.routes.ts';
 import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
+import { registerVerifyRoutes } from './verify.routes.ts';
 
 export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
 

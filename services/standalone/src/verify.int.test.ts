@@ -113,7 +113,9 @@ describe.each(TEST_STORAGES)('verifying the books [%s]', (storage) => {
     // The report read before, below the changed event, verifies; those over it do not, and the
     // seal says the log was altered (not that the file is from elsewhere).
     expect(BigInt(before.position)).toBeLessThan(BigInt(victimPosition));
-    expect(await checkChainHead(sql, BigInt(before.position), before.chainHead!)).toMatchObject({ verifies: true });
+    expect(await checkChainHead(sql, BigInt(before.position), before.chainHead!)).toMatchObject({
+      verifies: true,
+    });
     for (const file of [straddling, after]) {
       expect(BigInt(file.position)).toBeGreaterThanOrEqual(BigInt(victimPosition));
       expect(await checkChainHead(sql, BigInt(file.position), file.chainHead!)).toMatchObject({

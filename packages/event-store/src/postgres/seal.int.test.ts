@@ -17,7 +17,14 @@ const adapters: Array<[string, () => Promise<Setup>]> = [
     async () => {
       const sql = createPgliteSqlClient(new PGlite());
       const store = await createPostgresEventStore(sql);
-      return { sql, store, dispose: async () => (await store.close(), await sql.close()) };
+      return {
+        sql,
+        store,
+        dispose: async () => {
+          await store.close();
+          await sql.close();
+        },
+      };
     },
   ],
 ];
@@ -134,15 +141,27 @@ describe.each(adapters)('the seal [%s]', (_name, open) => {
     setup = await open();
     const positions = await tenEvents(setup);
     await setup.store.chainHeadAt(positions.at(-1)!);
-    await setup.sql.query('DELETE FROM es.events WHERE global_position = $1::bigint', [positions[4]!.toString()]);
+    await setup.sql.query('DELETE FROM es.events WHERE global_position = $1::bigint', [
+      positions[4]!.toString(),
+    ]);
     const gone = await setup.store.verifyChain();
-    expect(gone.broken).toMatchObject({ position: positions[4]!.toString(), reason: 'missing', recomputed: null });
+    expect(gone.broken).toMatchObject({
+      position: positions[4]!.toString(),
+      reason: 'missing',
+      recomputed: null,
+    });
     expect(gone.intactUpTo).toBe(positions[3]!.toString());
 
     // An event with no seal below the sealed head: put there behind the seal's back.
-    await setup.sql.query('DELETE FROM es.chain WHERE global_position = $1::bigint', [positions[2]!.toString()]);
+    await setup.sql.query('DELETE FROM es.chain WHERE global_position = $1::bigint', [
+      positions[2]!.toString(),
+    ]);
     const inserted = await setup.store.verifyChain({ seal: false });
-    expect(inserted.broken).toMatchObject({ position: positions[2]!.toString(), reason: 'inserted', stored: null });
+    expect(inserted.broken).toMatchObject({
+      position: positions[2]!.toString(),
+      reason: 'inserted',
+      stored: null,
+    });
   });
 
   it('does not seal past a transaction still open below the head', async () => {

@@ -64,8 +64,14 @@ export async function sealChain(
     const { sealed, count, head } = await sql.transaction(async (tx) => {
       // The seal can always be recomputed from the log, so its commit does not wait for the disk
       // (a crash loses at most the last moment's seals, which the next pass writes again).
-      await tx.query("SELECT pg_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)", [SEAL_LOCK]);
-      const { rows: at } = await tx.query<{ position: string | null; hash: string | null; head: string | null }>(
+      await tx.query("SELECT pg_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)", [
+        SEAL_LOCK,
+      ]);
+      const { rows: at } = await tx.query<{
+        position: string | null;
+        hash: string | null;
+        head: string | null;
+      }>(
         `SELECT c.global_position::text AS position, c.hash,
                 (SELECT max(global_position) FROM es.events)::text AS head
            FROM (SELECT 1) one
@@ -132,7 +138,8 @@ export async function recomputeChainAt(
       `${SELECT_CHAINED} WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position LIMIT $3`,
       [point.position.toString(), position.toString(), batchSize],
     );
-    for (const row of rows) point = { position: BigInt(row.position), hash: chainHash(point.hash, toChained(row)) };
+    for (const row of rows)
+      point = { position: BigInt(row.position), hash: chainHash(point.hash, toChained(row)) };
     events += rows.length;
     if (rows.length < batchSize) return { ...point, events };
     await new Promise((resolve) => setImmediate(resolve));
@@ -174,7 +181,10 @@ export async function storeSeals(
  * stored seals (after sealing what is final, unless options.seal is false). Reads in batches
  * and yields to the event loop between them, so a long log does not hold the process.
  */
-export async function verifyChain(sql: SqlClient, options: VerifyChainOptions = {}): Promise<ChainVerification> {
+export async function verifyChain(
+  sql: SqlClient,
+  options: VerifyChainOptions = {},
+): Promise<ChainVerification> {
   const batchSize = options.batchSize ?? 2000;
   const startedAt = new Date().toISOString();
   if (options.seal !== false) await sealChain(sql);
@@ -186,7 +196,12 @@ export async function verifyChain(sql: SqlClient, options: VerifyChainOptions = 
     [sealedHead.toString()],
   );
   const total = Number(heads[0]!.total);
-  const report = (checked: number, intactUpTo: bigint, hash: string, broken?: ChainBreak): ChainVerification => ({
+  const report = (
+    checked: number,
+    intactUpTo: bigint,
+    hash: string,
+    broken?: ChainBreak,
+  ): ChainVerification => ({
     status: broken ? 'broken' : 'intact',
     checked,
     total,
@@ -232,7 +247,11 @@ export async function verifyChain(sql: SqlClient, options: VerifyChainOptions = 
         });
       }
       const recomputed = chainHash(hash, toChained(event!));
-      const described = { type: event!.type, streamId: event!.stream_id, recordedAt: event!.metadata?.recordedAt ?? null };
+      const described = {
+        type: event!.type,
+        streamId: event!.stream_id,
+        recordedAt: event!.metadata?.recordedAt ?? null,
+      };
       if (!seal || eventAt! < sealAt!) {
         // An event below the sealed head that was never sealed: inserted behind the seal.
         return report(checked, intactUpTo, hash, {

@@ -130,7 +130,9 @@ export const verificationKeywords = (digest: string, position: string, chainHead
 export function parseVerificationKeywords(
   keywords: string,
 ): { position: string; digest: string; chainHead?: string } | undefined {
-  const m = /bahi-read-position=(\d+) bahi-verification=([0-9a-f]{64})(?: bahi-chain=([0-9a-f]{64}))?/.exec(keywords);
+  const m = /bahi-read-position=(\d+) bahi-verification=([0-9a-f]{64})(?: bahi-chain=([0-9a-f]{64}))?/.exec(
+    keywords,
+  );
   if (!m) return undefined;
   return { position: m[1]!, digest: m[2]!, ...(m[3] ? { chainHead: m[3] } : {}) };
 }

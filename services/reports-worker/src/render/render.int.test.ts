@@ -311,8 +311,12 @@ describe('issue #18: which books a file shows, in words, and where it was read',
     expect(digest).not.toBe(verificationDigest(doc, '960'));
     expect(digest).not.toBe(verificationDigest(doc, '960', 'ab13'.repeat(16)));
     const pdf = await renderPdf(doc, { ...meta, position: '960', chainHead });
-    expect(pdfText(pdf)).toContain(`Verification code ${verificationCode(digest)} · Chain AB12-AB12-AB12 at 960`);
-    expect(pdfInfo(pdf).Keywords).toBe(`bahi-read-position=960 bahi-verification=${digest} bahi-chain=${chainHead}`);
+    expect(pdfText(pdf)).toContain(
+      `Verification code ${verificationCode(digest)} · Chain AB12-AB12-AB12 at 960`,
+    );
+    expect(pdfInfo(pdf).Keywords).toBe(
+      `bahi-read-position=960 bahi-verification=${digest} bahi-chain=${chainHead}`,
+    );
     const book = await readWorkbook(await renderXlsx(doc, { ...meta, position: '960', chainHead }));
     expect(book.keywords).toBe(`bahi-read-position=960 bahi-verification=${digest} bahi-chain=${chainHead}`);
   });

@@ -11,9 +11,14 @@ describe("a report file's verification (issue #30)", () => {
       digest,
       chainHead: chain,
     });
-    expect(parseVerificationKeywords(verificationKeywords(digest, '960'))).toEqual({ position: '960', digest });
+    expect(parseVerificationKeywords(verificationKeywords(digest, '960'))).toEqual({
+      position: '960',
+      digest,
+    });
     expect(parseVerificationKeywords('quarterly, ledger')).toBeUndefined();
-    expect(parseVerificationKeywords(`bahi-read-position=960 bahi-verification=${digest.slice(1)}`)).toBeUndefined();
+    expect(
+      parseVerificationKeywords(`bahi-read-position=960 bahi-verification=${digest.slice(1)}`),
+    ).toBeUndefined();
   });
 
   it('prints the chain head beside the code only when there is one', () => {

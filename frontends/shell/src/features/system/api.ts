@@ -1,12 +1,12 @@
 import type {
   BackupManifestRow as Backup,
   BackupsStatus,
-  ChainVerificationResult as Verification,
   FailingEvent,
   ProjectionState,
   ProjectionsStatus,
   QuarantinedEvent as Quarantined,
   RebuildRow as Rebuild,
+  ChainVerificationResult as Verification,
 } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';

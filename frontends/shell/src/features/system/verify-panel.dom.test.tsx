@@ -57,7 +57,9 @@ describe('System screen, Verify the books', () => {
     fireEvent.click(within(region).getByRole('button', { name: 'Verify the books' }));
     expect(await within(region).findByText('Broken at position 656')).toBeTruthy();
     const text = region.textContent ?? '';
-    expect(text).toContain('Nothing from position 656 on can be trusted; the log is intact up to position 655.');
+    expect(text).toContain(
+      'Nothing from position 656 on can be trusted; the log is intact up to position 655.',
+    );
     expect(text).toContain('PurchaseRecorded in purchase-7');
     expect(text).toContain('d'.repeat(64));
     expect(text).toContain('e'.repeat(64));

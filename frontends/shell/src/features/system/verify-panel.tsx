@@ -1,6 +1,13 @@
 import { ErrorAlert, errorText, formatDateTime, Panel } from '@bahi/ui';
 import { useQuery } from '@bahi/ui/screen';
-import { Button, MessageBar, MessageBarBody, MessageBarTitle, Spinner, Text } from '@fluentui/react-components';
+import {
+  Button,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+} from '@fluentui/react-components';
 import { type Verification, verifyQuery } from './api.ts';
 import { useFactsStyles } from './facts.ts';
 
@@ -68,8 +75,8 @@ export function VerifyPanel() {
   return (
     <Panel title="Verify the books" role="region" aria-label="Verify the books">
       <Text size={200} className={styles.muted}>
-        Every event is sealed into a chain of hashes as it is recorded. Verifying recomputes the chain over the
-        whole log: a change made to the books behind the app's back shows where it was made. Report files
+        Every event is sealed into a chain of hashes as it is recorded. Verifying recomputes the chain over
+        the whole log: a change made to the books behind the app's back shows where it was made. Report files
         and backups carry the chain's head; <code>npm run verify</code> checks them.
       </Text>
       <ErrorAlert text={verify.isError ? errorText(verify.error, 'Failed to verify the books.') : null} />
