@@ -9,7 +9,9 @@ export {
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';
 export {
+  type ChainedRow,
   checkChainHead,
+  readChainedRows,
   recomputeChainAt,
   sealChain,
   sealedChainAt,

@@ -16,7 +16,8 @@ import { SEAL_LOCK } from './schema.ts';
 // skip"): sealing only those, in position order, never seals past a position still to commit.
 const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
-interface Row {
+/** An event as the chain reads it: int8 values as text (the two drivers parse int8 differently). */
+export interface ChainedRow {
   position: string;
   id: string;
   stream_id: string;
@@ -26,9 +27,24 @@ interface Row {
   metadata: ChainedEvent['metadata'];
   [key: string]: unknown;
 }
+type Row = ChainedRow;
 
 const SELECT_CHAINED = `SELECT global_position::text AS position, event_id::text AS id, stream_id,
   stream_version::text AS version, type, data, metadata FROM es.events`;
+
+/** The events after `after` up to and including `upTo`, in log order, at most `limit`. */
+export async function readChainedRows(
+  sql: SqlQueryable,
+  after: bigint,
+  upTo: bigint,
+  limit: number,
+): Promise<ChainedRow[]> {
+  const { rows } = await sql.query<Row>(
+    `${SELECT_CHAINED} WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position LIMIT $3`,
+    [after.toString(), upTo.toString(), limit],
+  );
+  return rows;
+}
 
 const toChained = (row: Row): ChainedEvent => ({
   position: BigInt(row.position),
@@ -134,10 +150,7 @@ export async function recomputeChainAt(
   let point: ChainPoint = { position: 0n, hash: CHAIN_GENESIS };
   let events = 0;
   for (;;) {
-    const { rows } = await sql.query<Row>(
-      `${SELECT_CHAINED} WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position LIMIT $3`,
-      [point.position.toString(), position.toString(), batchSize],
-    );
+    const rows = await readChainedRows(sql, point.position, position, batchSize);
     for (const row of rows)
       point = { position: BigInt(row.position), hash: chainHash(point.hash, toChained(row)) };
     events += rows.length;
@@ -221,10 +234,7 @@ export async function verifyChain(
   let checked = 0;
   for (;;) {
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('verification aborted');
-    const { rows: events } = await sql.query<Row>(
-      `${SELECT_CHAINED} WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position LIMIT $3`,
-      [after.toString(), sealedHead.toString(), batchSize],
-    );
+    const events = await readChainedRows(sql, after, sealedHead, batchSize);
     const upper = events.length === batchSize ? BigInt(events.at(-1)!.position) : sealedHead;
     const { rows: seals } = await sql.query<{ position: string; hash: string }>(
       'SELECT global_position::text AS position, hash FROM es.chain WHERE global_position > $1::bigint AND global_position <= $2::bigint ORDER BY global_position',
