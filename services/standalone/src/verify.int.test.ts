@@ -130,6 +130,7 @@ describe.each(TEST_STORAGES)('verifying the books [%s]', (storage) => {
       expect(backup.status).toBe(201);
       expect(backup.body.sealedChainHead).toMatch(/^[0-9a-f]{64}$/);
       expect(backup.body.sealedChainHead).not.toBe(backup.body.chainHead);
+      files.backup = join(t.dir, 'data', 'backups', backup.body.file);
     }
   });
 
@@ -176,6 +177,11 @@ describe.each(TEST_STORAGES)('verifying the books [%s]', (storage) => {
       expect(after.code).toBe(1);
       const straddling = await cli('--report', files.straddling!);
       expect(straddling.code).toBe(1);
+      // The backup taken after the change: a sound file of an altered log.
+      const backup = await cli('--file', files.backup!);
+      expect(backup.stdout).toContain('intact');
+      expect(backup.stdout).toContain('the log had been altered before this backup');
+      expect(backup.code).toBe(1);
     },
     120_000,
   );
