@@ -446,6 +446,14 @@ export const chainVerification = z.object({
 });
 export type ChainVerificationResult = z.output<typeof chainVerification>;
 
+/** GET /api/admin/verify/progress: how far the verification running in this service is. */
+export const verifyProgress = z.object({
+  running: z.boolean(),
+  checked: z.number().int().describe('Events compared so far'),
+  total: z.number().int().describe('Events to compare (0 until it knows)'),
+});
+export type VerifyProgress = z.output<typeof verifyProgress>;
+
 export const failingEvent = z.object({
   projection: z.string(),
   error: z.string().nullable(),

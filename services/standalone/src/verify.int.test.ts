@@ -85,6 +85,12 @@ describe.each(TEST_STORAGES)('verifying the books [%s]', (storage) => {
     expect(intact.body).toMatchObject({ status: 'intact', unsealed: 0 });
     expect(intact.body.intactUpTo).toBe(intact.body.head);
     expect(intact.body.summary).toContain(`intact up to position ${intact.body.head}`);
+    // The progress route says how far the last one got: all of it.
+    expect((await call('GET', '/admin/verify/progress')).body).toEqual({
+      running: false,
+      checked: intact.body.checked,
+      total: intact.body.total,
+    });
 
     // One byte of one event's data, changed directly in the database.
     const { rows } = await sql.query<{ text: string }>(
@@ -146,6 +152,7 @@ describe.each(TEST_STORAGES)('verifying the books [%s]', (storage) => {
     const refused = await call('GET', '/admin/verify', undefined, token);
     expect(refused.status).toBe(403);
     expect((refused.body as Body).message).toBe('Your role (Viewer) cannot verify the books.');
+    expect((await call('GET', '/admin/verify/progress', undefined, token)).status).toBe(403);
   });
 
   it.runIf(storage === 'pglite')(

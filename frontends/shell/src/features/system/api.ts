@@ -7,6 +7,7 @@ import type {
   QuarantinedEvent as Quarantined,
   RebuildRow as Rebuild,
   ChainVerificationResult as Verification,
+  VerifyProgress,
 } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
@@ -83,5 +84,15 @@ export const verifyQuery = () =>
     enabled: false,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+
+/** GET /admin/verify/progress: polled while a verification runs, for "n of m events". */
+export const verifyProgressQuery = (running: boolean) =>
+  queryOptions({
+    queryKey: ['verify-books', 'progress'],
+    queryFn: ({ signal }) => api.get<VerifyProgress>('/admin/verify/progress', undefined, signal),
+    enabled: running,
+    refetchInterval: running ? 500 : false,
     retry: false,
   });

@@ -74,3 +74,30 @@ describe('System screen, Verify the books', () => {
     await waitFor(() => expect(region.textContent).toContain('Your role (Viewer) cannot verify the books.'));
   });
 });
+
+describe('System screen, Verify the books, while it runs', () => {
+  it('shows how far it is from the progress route, then the answer', async () => {
+    let answer: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const api = mockApi(async (call) => {
+      if (call.path === '/admin/verify/progress')
+        return { body: { running: true, checked: 40000, total: 210000 } };
+      if (call.path === '/admin/verify') {
+        await held;
+        return { body: intact };
+      }
+    });
+    renderScreen('/settings/system', <VerifyPanel />);
+    const region = await screen.findByRole('region', { name: 'Verify the books' });
+    fireEvent.click(within(region).getByRole('button', { name: 'Verify the books' }));
+    await waitFor(() => expect(region.textContent).toContain('Verifying: 40,000 of 2,10,000 events…'));
+    expect(
+      (within(region).getByRole('button', { name: 'Verify the books' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    answer!();
+    expect(await within(region).findByText('Intact up to position 1200')).toBeTruthy();
+    expect(api.calls.some((c) => c.path === '/admin/verify/progress')).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { ErrorAlert, errorText, formatDateTime, Panel } from '@bahi/ui';
+import { ErrorAlert, errorText, formatCount, formatDateTime, Panel } from '@bahi/ui';
 import { useQuery } from '@bahi/ui/screen';
 import {
   Button,
@@ -8,7 +8,7 @@ import {
   Spinner,
   Text,
 } from '@fluentui/react-components';
-import { type Verification, verifyQuery } from './api.ts';
+import { type Verification, verifyProgressQuery, verifyQuery } from './api.ts';
 import { useFactsStyles } from './facts.ts';
 
 const REASONS: Record<NonNullable<Verification['broken']>['reason'], string> = {
@@ -72,6 +72,8 @@ function Answer({ result }: { result: Verification }) {
 export function VerifyPanel() {
   const styles = useFactsStyles();
   const verify = useQuery(verifyQuery());
+  const progress = useQuery(verifyProgressQuery(verify.isFetching));
+  const done = verify.isFetching && progress.data?.running ? progress.data : undefined;
   return (
     <Panel title="Verify the books" role="region" aria-label="Verify the books">
       <Text size={200} className={styles.muted}>
@@ -85,7 +87,16 @@ export function VerifyPanel() {
         <Button appearance="primary" disabled={verify.isFetching} onClick={() => void verify.refetch()}>
           Verify the books
         </Button>
-        {verify.isFetching ? <Spinner size="tiny" label="Verifying every event…" /> : null}
+        {verify.isFetching ? (
+          <Spinner
+            size="tiny"
+            label={
+              done?.total
+                ? `Verifying: ${formatCount(done.checked)} of ${formatCount(done.total)} events…`
+                : 'Verifying every event…'
+            }
+          />
+        ) : null}
       </div>
     </Panel>
   );
