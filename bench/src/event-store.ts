@@ -4,6 +4,11 @@
  * is dropped at the end. Prints a markdown report to stdout; progress goes to stderr.
  *
  *   npm run event-store --workspace bench      (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+ *   SEAL_AB=1 npm run event-store --workspace bench
+ *     compares our store without the seal (issue #30) against our store with it, each in its own
+ *     fresh database, instead of ours against Emmett; the sealed store's lag (events appended but
+ *     not sealed yet, sampled every 100 ms, and how long the seal takes to catch up after the
+ *     run) is printed as an extra table.
  *
  * Both stores do the same work per append: one optimistic-concurrency append, each with its
  * own expected-version mechanism (ours: the 0-based last version or 'no_stream'; Emmett: the
@@ -14,13 +19,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createPostgresEventStore } from '@bahi/event-store';
+import { createPostgresEventStore, sealChain } from '@bahi/event-store';
 import { createPgSqlClient } from '@bahi/sql-client';
 import { getPostgreSQLEventStore, messagesTable } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL_SIZE = 20;
+const SEAL_AB = process.env.SEAL_AB === '1';
 const WATCHDOG_MS = 150_000; // the whole run must end; normal runs take well under two minutes
 
 const SINGLE = { writers: 1, warmupMs: 1_000, durationMs: 5_000, maxAppendsPerWriter: 50_000 };
@@ -90,11 +96,58 @@ interface Appender {
   close(): Promise<void>;
 }
 
-async function createOurs(connectionString: string): Promise<Appender> {
+interface SealLag {
+  label: string;
+  maxUnsealed: number;
+  meanUnsealed: number;
+  catchUpMs: number;
+}
+
+async function createOurs(
+  connectionString: string,
+  options: { seal: boolean; name?: string } = { seal: true },
+): Promise<Appender & { lagStart?(): void; lagStop?(label: string): Promise<SealLag> }> {
   const sql = createPgSqlClient({ connectionString, max: POOL_SIZE, applicationName: 'bahi-bench' });
-  const store = await createPostgresEventStore(sql);
+  const store = await createPostgresEventStore(sql, { seal: options.seal });
+  const unsealed = async () => {
+    const { rows } = await sql.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM es.events
+        WHERE global_position > coalesce((SELECT max(global_position) FROM es.chain), 0)`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  };
+  let sampler: { running: boolean; samples: number[]; loop: Promise<void> } | undefined;
+  const lag = options.seal
+    ? {
+        lagStart() {
+          const state = { running: true, samples: [] as number[], loop: Promise.resolve() };
+          state.loop = (async () => {
+            while (state.running) {
+              state.samples.push(await unsealed());
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          })();
+          sampler = state;
+        },
+        async lagStop(label: string): Promise<SealLag> {
+          const state = sampler!;
+          state.running = false;
+          await state.loop;
+          const stopped = performance.now();
+          while ((await unsealed()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+          const samples = state.samples.length ? state.samples : [0];
+          return {
+            label,
+            maxUnsealed: Math.max(...samples),
+            meanUnsealed: Math.round(samples.reduce((a, b) => a + b, 0) / samples.length),
+            catchUpMs: performance.now() - stopped,
+          };
+        },
+      }
+    : {};
   return {
-    name: 'ours (@bahi/event-store)',
+    ...lag,
+    name: options.name ?? 'ours (@bahi/event-store)',
     async append(stream, events, expected) {
       const r = await store.append(stream, events, expected === null ? 'no_stream' : expected);
       return r.nextExpectedVersion;
@@ -393,13 +446,15 @@ async function main(): Promise<void> {
   const connectionString = benchUrl.toString();
 
   let dropped = false;
+  const extraDatabases: string[] = [];
   const dropDatabase = async () => {
     if (dropped) return;
     dropped = true;
     const admin = new pg.Client({ connectionString: serverUrl.toString() });
     try {
       await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+      for (const name of [dbName, ...extraDatabases])
+        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
       log(`dropped database ${dbName}`);
     } finally {
       await admin.end().catch(() => {});
@@ -458,6 +513,7 @@ async function main(): Promise<void> {
         // Each measured run starts from a fresh checkpoint, so neither store pays for the
         // other's dirty pages being flushed in the middle of its run.
         await ctl.query('CHECKPOINT');
+        (store as { lagStart?(): void }).lagStart?.();
         startStats = await analyzeCount(store.eventsTable);
         let autovacuum = false;
         let others = 0;
@@ -485,6 +541,8 @@ async function main(): Promise<void> {
       },
       async afterRun(store) {
         const seen = (await sampling?.stop()) ?? { autovacuum: false, others: 0 };
+        const lagStop = (store as { lagStop?(label: string): Promise<SealLag> }).lagStop;
+        if (lagStop) lags.push(await lagStop(`run ${lags.length + 1}`));
         sampling = undefined;
         const end = await analyzeCount(store.eventsTable);
         return {
@@ -497,10 +555,26 @@ async function main(): Promise<void> {
       },
     };
 
-    const ours = await createOurs(connectionString);
+    const ours = await createOurs(connectionString, {
+      seal: !SEAL_AB,
+      ...(SEAL_AB ? { name: 'ours, no seal' } : {}),
+    });
     stores.push(ours);
-    const emmett = await createEmmett(connectionString);
+    let sealedUrl: URL | undefined;
+    if (SEAL_AB) {
+      sealedUrl = new URL(connectionString);
+      sealedUrl.pathname = `/${dbName}_sealed`;
+      const admin2 = new pg.Client({ connectionString: serverUrl.toString() });
+      await admin2.connect();
+      await admin2.query(`CREATE DATABASE ${pg.escapeIdentifier(`${dbName}_sealed`)}`);
+      await admin2.end();
+      extraDatabases.push(`${dbName}_sealed`);
+    }
+    const emmett = SEAL_AB
+      ? await createOurs(sealedUrl!.toString(), { seal: true, name: 'ours, sealed' })
+      : await createEmmett(connectionString);
     stores.push(emmett);
+    const lags: SealLag[] = [];
 
     const measurements: Measurement[] = [
       {
@@ -553,6 +627,20 @@ async function main(): Promise<void> {
       }
     }
 
+    // The seal's own cost: the sealed database's whole log sealed again from nothing, alone.
+    let reseal: { events: number; ms: number } | undefined;
+    if (SEAL_AB) {
+      const sql = createPgSqlClient({ connectionString: sealedUrl!.toString(), max: 2 });
+      try {
+        await sql.query('TRUNCATE es.chain');
+        const started = performance.now();
+        await sealChain(sql);
+        reseal = { events: await emmett.countEvents(), ms: performance.now() - started };
+        log(`resealed ${reseal.events} events in ${reseal.ms.toFixed(0)} ms`);
+      } finally {
+        await sql.close();
+      }
+    }
     const oursRows = await ours.countEvents();
     const emmettRows = await emmett.countEvents();
 
@@ -590,6 +678,23 @@ async function main(): Promise<void> {
       goalsTable(measurements, results, ours.name, emmett.name),
       '',
       '"No slower" compares throughput (appends/s, or events/s for batch import).',
+      ...(SEAL_AB
+        ? [
+            '',
+            '### Seal lag (ours, sealed; the measured runs in the order above)',
+            '',
+            '| Measurement | unsealed events, max | unsealed events, mean | catch-up after the run, ms |',
+            '|---|---:|---:|---:|',
+            ...lags.map(
+              (l, i) =>
+                `| ${measurements[i]?.label ?? l.label} | ${fmtInt(l.maxUnsealed)} | ${fmtInt(l.meanUnsealed)} | ${l.catchUpMs.toFixed(0)} |`,
+            ),
+            '',
+            reseal
+              ? `The seal alone, after the runs: the sealed database's ${fmtInt(reseal.events)} events sealed again from nothing in ${(reseal.ms / 1000).toFixed(2)} s (${fmtInt(Math.round(reseal.events / (reseal.ms / 1000)))} events/s, one process, nothing else of the benchmark running).`
+              : '',
+          ]
+        : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -4,7 +4,13 @@ import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { CHAIN_GENESIS, chainHash, eventStoreMigrations } from '@bahi/event-store';
+import {
+  CHAIN_GENESIS,
+  chainHash,
+  eventStoreMigrations,
+  readChainedRows,
+  sealedChainAt,
+} from '@bahi/event-store';
 import type { SqlClient } from '@bahi/sql-client';
 import {
   BACKUP_FORMAT,
@@ -36,17 +42,6 @@ export async function consistentHead(sql: SqlClient): Promise<bigint> {
     `SELECT max(global_position)::text AS head FROM es.events WHERE ${VISIBLE}`,
   );
   return BigInt(rows[0]?.head ?? '0');
-}
-
-interface Row {
-  position: string;
-  id: string;
-  stream_id: string;
-  version: string;
-  type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  [key: string]: unknown;
 }
 
 export async function readCredentials(sql: SqlClient): Promise<BackupCredential[]> {
@@ -105,13 +100,7 @@ export async function takeBackup(
     yield `${JSON.stringify(header)}\n`;
     let after = 0n;
     for (;;) {
-      const { rows } = await sql.query<Row>(
-        `SELECT global_position::text AS position, event_id::text AS id, stream_id,
-                stream_version::text AS version, type, data, metadata
-           FROM es.events WHERE global_position > $1::bigint AND global_position <= $2::bigint
-          ORDER BY global_position LIMIT $3`,
-        [after.toString(), head.toString(), batchSize],
-      );
+      const rows = await readChainedRows(sql, after, head, batchSize);
       if (rows.length === 0) break;
       let text = '';
       for (const row of rows) {
@@ -135,6 +124,9 @@ export async function takeBackup(
     // The password hashes (outside the log): without them nobody could sign in to restored books.
     const credentials = await readCredentials(sql);
     for (const credential of credentials) yield `${JSON.stringify({ credential })}\n`;
+    // The seal's hash at the head (issue #30): equal to chainHead unless the log was altered
+    // after it was sealed, before this backup read it.
+    const sealed = await sealedChainAt(sql, head);
     manifestDraft = {
       file: basename(file),
       format: BACKUP_FORMAT,
@@ -146,6 +138,7 @@ export async function takeBackup(
       events,
       headPosition: head.toString(),
       chainHead: hash,
+      sealedChainHead: sealed?.hash ?? null,
       credentials: credentials.length,
       credentialsHash: credentialsHash(credentials),
     };

@@ -42,6 +42,12 @@ export interface BackupManifest {
   headPosition: string;
   /** The chain's last hash (the genesis for an empty log). */
   chainHead: string;
+  /**
+   * The stored seal's hash at the head when the backup was taken (issue #30; null: the seal had
+   * not reached it). Differs from chainHead when the log had been altered after it was sealed.
+   * Absent in backups taken before the seal existed.
+   */
+  sealedChainHead?: string | null;
   /** Sign-in credentials (password hashes) carried along, and the SHA-256 of their canonical JSON. */
   credentials: number;
   credentialsHash: string;

@@ -1,5 +1,5 @@
 import type { RebuildReport } from '@bahi/contracts';
-import type { EventStore } from '@bahi/event-store';
+import { type EventStore, storeSeals } from '@bahi/event-store';
 import { rebuildProjections } from '@bahi/projections';
 import type { ReadDb } from '@bahi/read-db';
 import type { SqlClient } from '@bahi/sql-client';
@@ -31,7 +31,7 @@ export async function restoreBackup(
     );
   const manifest = await sql.transaction(async (tx) => {
     // Appends wait for the restore to finish; readers are not blocked.
-    await tx.query('LOCK TABLE es.events, es.streams IN EXCLUSIVE MODE');
+    await tx.query('LOCK TABLE es.events, es.streams, es.chain IN EXCLUSIVE MODE');
     const { rows } = await tx.query<{ events: string }>(
       'SELECT (SELECT count(*) FROM es.events)::text AS events',
     );
@@ -49,6 +49,8 @@ export async function restoreBackup(
            FROM jsonb_array_elements($1::jsonb) AS x`,
         [JSON.stringify(batch.map(({ hash: _hash, ...event }) => event))],
       );
+      // The file's hashes are verified against the chain as they are read: they are the seal.
+      await storeSeals(tx, batch);
       loaded += batch.length;
       options.onProgress?.(`loaded ${loaded} events (to position ${batch.at(-1)!.position})`);
     }

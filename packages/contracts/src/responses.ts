@@ -387,6 +387,14 @@ export const backupManifest = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .describe('The last hash of the SHA-256 chain over the events'),
+  sealedChainHead: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional()
+    .describe(
+      "The stored seal's hash at the head; differs from chainHead if the log was altered after it was sealed",
+    ),
   credentials: z.number().int().describe('Sign-in credentials (password hashes) carried along'),
   credentialsHash: z.string(),
   bytes: z.number().int(),
@@ -402,6 +410,49 @@ export const backupsStatus = z.object({
   last: backupManifest.nullable(),
 });
 export type BackupsStatus = z.output<typeof backupsStatus>;
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * GET /api/admin/verify: the chain recomputed over the whole log against the stored seal
+ * (docs/event-store.md, "The seal"). Intact up to a position, or the first position where it breaks.
+ */
+export const chainVerification = z.object({
+  status: z.enum(['intact', 'broken']),
+  summary: z.string().describe('The answer in words'),
+  checked: z.number().int().describe('Events whose hash matched their seal'),
+  total: z.number().int().describe('Events at or below the sealed head'),
+  intactUpTo: z
+    .string()
+    .regex(/^\d+$/)
+    .describe('The last position whose hash matched; when broken, nothing after it can be trusted'),
+  chainHead: hex64.describe('The chain head at intactUpTo'),
+  sealedUpTo: z.string().regex(/^\d+$/),
+  head: z.string().regex(/^\d+$/).describe('The last committed position of the log'),
+  unsealed: z.number().int().describe('Events above the sealed head, not checked'),
+  startedAt: moment,
+  finishedAt: moment,
+  broken: z
+    .object({
+      position: z.string().regex(/^\d+$/).describe('The first position that does not match'),
+      reason: z.enum(['altered', 'missing', 'inserted']),
+      stored: hex64.nullable().describe('The hash in the seal (null: none)'),
+      recomputed: hex64.nullable().describe('The hash of the event as it is now (null: no event)'),
+      type: z.string().optional(),
+      streamId: z.string().optional(),
+      recordedAt: z.string().nullable().optional(),
+    })
+    .optional(),
+});
+export type ChainVerificationResult = z.output<typeof chainVerification>;
+
+/** GET /api/admin/verify/progress: how far the verification running in this service is. */
+export const verifyProgress = z.object({
+  running: z.boolean(),
+  checked: z.number().int().describe('Events compared so far'),
+  total: z.number().int().describe('Events to compare (0 until it knows)'),
+});
+export type VerifyProgress = z.output<typeof verifyProgress>;
 
 export const failingEvent = z.object({
   projection: z.string(),

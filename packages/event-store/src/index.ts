@@ -8,5 +8,16 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';
+export {
+  type ChainedRow,
+  checkChainHead,
+  readChainedRows,
+  recomputeChainAt,
+  sealChain,
+  sealedChainAt,
+  storeSeals,
+  verifyChain,
+} from './postgres/seal.ts';
 export * from './types.ts';
+export { describeVerification } from './verification.ts';
 export { Wakeup } from './wakeup.ts';

@@ -92,7 +92,65 @@ export interface EventStore {
    * with readAll.
    */
   eventTypesBetween?(afterPosition: bigint, upToPosition: bigint): Promise<string[] | undefined>;
+  /**
+   * The sealed chain head at a position (docs/event-store.md, "The seal"): the hash of the last
+   * event at or below it, once the seal has reached it; undefined if it cannot within waitMs.
+   * Postgres and PGlite only: EventStoreDB keeps no chain.
+   */
+  chainHeadAt?(position: bigint, waitMs?: number): Promise<ChainPoint | undefined>;
+  /** Recomputes the chain over the whole log against the stored seals. Postgres and PGlite only. */
+  verifyChain?(options?: VerifyChainOptions): Promise<ChainVerification>;
   close(): Promise<void>;
+}
+
+/** A point of the chain: the hash up to and including the event at position (0n: the genesis). */
+export interface ChainPoint {
+  position: bigint;
+  hash: string;
+}
+
+export interface VerifyChainOptions {
+  batchSize?: number;
+  /** Seal what is final before verifying (default true). */
+  seal?: boolean;
+  onProgress?(progress: { checked: number; total: number; position: string }): void;
+  signal?: AbortSignal;
+}
+
+/** Where the recomputed chain first differs from the stored seal. */
+export interface ChainBreak {
+  position: string;
+  /**
+   * altered: the event (or its seal) changed after it was sealed; missing: a sealed event is
+   * gone; inserted: an event below the sealed head that was never sealed.
+   */
+  reason: 'altered' | 'missing' | 'inserted';
+  /** The hash stored in the seal (null: none stored) and the one recomputed from the event (null: no event). */
+  stored: string | null;
+  recomputed: string | null;
+  type?: string;
+  streamId?: string;
+  recordedAt?: string | null;
+}
+
+export interface ChainVerification {
+  status: 'intact' | 'broken';
+  /** Events whose hash matched their seal. */
+  checked: number;
+  /** Events at or below the sealed head. */
+  total: number;
+  /** The last position whose hash matched ('0': none); everything after it cannot be trusted when broken. */
+  intactUpTo: string;
+  /** The chain head at intactUpTo. */
+  chainHead: string;
+  sealedUpTo: string;
+  /** The last committed position of the log. */
+  head: string;
+  /** Events above the sealed head (not final yet when the seal ran): not covered. */
+  unsealed: number;
+  startedAt: string;
+  finishedAt: string;
+  broken?: ChainBreak;
 }
 
 export class WrongExpectedVersionError extends Error {

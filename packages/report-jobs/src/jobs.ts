@@ -12,6 +12,12 @@ interface JobBase {
   requester: Requester;
   /** The event-store position the report was read at (the head of the log when asked). */
   position: string;
+  /**
+   * The sealed chain head at that position (issue #30; docs/event-store.md, "The seal"), printed
+   * on the file's footer and covered by its verification code. Absent when the log keeps no
+   * chain (EventStoreDB) or the seal could not reach the position in time.
+   */
+  chainHead?: string;
   /** When it was read (ISO); printed on the file. */
   readAt: string;
 }

@@ -148,14 +148,17 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
   const readReport = async (
     report: ReportName,
     params: Record<string, string>,
-  ): Promise<{ source: ReportSource; position: string; readAt: string }> => {
+  ): Promise<{ source: ReportSource; position: string; readAt: string; chainHead?: string }> => {
     const head = await deps.eventStore.headPosition();
     const readAt = new Date().toISOString();
     const data: unknown = await REPORT_READERS[report].readForFile(deps, params, head);
+    // The sealed chain head at the read position, for the file's footer (issue #30).
+    const chain = await deps.eventStore.chainHeadAt?.(head);
     return {
       source: { report, params, names: await names(params), data },
       position: head.toString(),
       readAt,
+      ...(chain ? { chainHead: chain.hash } : {}),
     };
   };
 
@@ -223,6 +226,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
           requester: requester(me),
           position: read.position,
           readAt: read.readAt,
+          ...(read.chainHead ? { chainHead: read.chainHead } : {}),
         },
         waitMs,
       ),
@@ -334,6 +338,7 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
           requester: requester(me),
           position: read.position,
           readAt: read.readAt,
+          ...(read.chainHead ? { chainHead: read.chainHead } : {}),
         },
         waitMs,
       ),

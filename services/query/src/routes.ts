@@ -12,6 +12,7 @@ import { registerRecordRoutes } from './records.routes.ts';
 import { type ReportFileDeps, registerReportFileRoutes } from './report-files.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import { registerTransactionListRoutes } from './transactions.routes.ts';
+import { registerVerifyRoutes } from './verify.routes.ts';
 
 export type QueryDepsWithStream = QueryDeps & StreamAuth & ReportFileDeps;
 
@@ -43,6 +44,7 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerLogRoutes(app, deps);
   await registerNotificationListRoutes(app, deps);
   await registerProjectionStatusRoutes(app, deps);
+  await registerVerifyRoutes(app, deps);
   await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }

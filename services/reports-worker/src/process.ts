@@ -46,7 +46,7 @@ const attemptOf = (job: JobContext) =>
 
 export async function renderFile(job: ReportJob, format: 'pdf' | 'xlsx', businessName: string) {
   const doc = toDocument(job.source);
-  const meta = { businessName, generatedAt: job.readAt, position: job.position };
+  const meta = { businessName, generatedAt: job.readAt, position: job.position, chainHead: job.chainHead };
   let missing: string[] = [];
   const body =
     format === 'pdf'

@@ -179,9 +179,15 @@ pgOnly('backup and restore (issue #26)', () => {
   it('restores into a new Postgres database and a new PGlite directory: the same books, every report equal', async () => {
     const pg = await restoreInto('postgres', during.file);
     const lite = await restoreInto('pglite', during.file);
-    for (const { restored } of [pg, lite]) {
+    for (const { restored, t } of [pg, lite]) {
       expect(restored.manifest.chainHead).toBe(during.manifest.chainHead);
       expect(restored.rebuild.events).toBe(during.manifest.events);
+      // Issue #30: the file's verified hashes are the restored log's seal, and it verifies.
+      expect(await t.bahi.eventStore.chainHeadAt!(BigInt(during.manifest.headPosition))).toEqual({
+        position: BigInt(during.manifest.headPosition),
+        hash: during.manifest.chainHead,
+      });
+      expect((await t.bahi.eventStore.verifyChain!()).status).toBe('intact');
     }
     const [a, b] = [await reports(pg.t), await reports(lite.t)];
     expect(a).toEqual(b);

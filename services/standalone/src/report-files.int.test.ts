@@ -73,9 +73,11 @@ describe('report files and WhatsApp through the API', () => {
     expect(text).toMatch(/Books as recorded at \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC/);
     // Issue #25: a verification code worded for people; the position stays in the metadata.
     expect(text).toMatch(/Verification code [0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}/);
+    // Issue #30: the chain head at the file's position, for an auditor to compare with the log.
+    expect(text).toMatch(new RegExp(`Chain [0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4} at ${position}`));
     expect(text).not.toMatch(/log position|read at position/i);
     expect(pdfInfo(file).Keywords).toMatch(
-      new RegExp(`^bahi-read-position=${position} bahi-verification=[0-9a-f]{64}$`),
+      new RegExp(`^bahi-read-position=${position} bahi-verification=[0-9a-f]{64} bahi-chain=[0-9a-f]{64}$`),
     );
     expect(screen.totalCredit).toBe('1301.30');
     expect(text).toMatch(/Total\s+0\.00\s+1,301\.30\s+2,301\.30/);

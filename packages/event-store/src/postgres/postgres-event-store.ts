@@ -4,6 +4,8 @@ import { pollingSubscription } from '../polling-subscription.ts';
 import {
   type AppendOptions,
   type AppendResult,
+  type ChainPoint,
+  type ChainVerification,
   DuplicateEventIdError,
   type EventMetadata,
   type EventStore,
@@ -13,10 +15,12 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
+  type VerifyChainOptions,
   WrongExpectedVersionError,
 } from '../types.ts';
 import { Wakeup } from '../wakeup.ts';
 import { eventStoreMigrations, MIGRATIONS_LOCK, NOTIFY_CHANNEL } from './schema.ts';
+import { sealChain, sealedChainAt, verifyChain } from './seal.ts';
 
 const NOTIFY_INTERVAL_MS = 10;
 
@@ -25,7 +29,16 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Clock for metadata.recordedAt when the caller gives none. */
   now?: () => Date;
+  /**
+   * Seal this store's appends into the chain shortly after they commit (default true; see
+   * docs/event-store.md, "The seal"). Off only for a benchmark's "before" figures.
+   */
+  seal?: boolean;
 }
+
+/** The least time between two seal passes of one process. */
+const SEAL_INTERVAL_MS = 100;
+const SEAL_RETRY_MS = [100, 100, 250, 500, 1000];
 
 interface EventRow {
   position_text: string;
@@ -85,12 +98,20 @@ export class PostgresEventStore implements EventStore {
   readonly #reads = new Map<string, { wakeups: number; rows: Promise<EventRow[]> }>();
   #notifyTimer: NodeJS.Timeout | undefined;
   #lastNotifyAt = 0;
+  readonly #seal: boolean;
+  #sealing: Promise<void> | undefined;
+  #sealAgain = false;
+  #sealTimer: NodeJS.Timeout | undefined;
+  #sealRetries = 0;
+  #lastSealAt = 0;
+  #closed = false;
 
   constructor(sql: SqlClient, options: PostgresEventStoreOptions = {}) {
     this.#sql = sql;
     this.kind = sql.kind;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#now = options.now ?? (() => new Date());
+    this.#seal = options.seal ?? true;
   }
 
   async append(
@@ -187,7 +208,19 @@ export class PostgresEventStore implements EventStore {
     return row?.final === true ? row.types : undefined;
   }
 
+  chainHeadAt(position: bigint, waitMs?: number): Promise<ChainPoint | undefined> {
+    return sealedChainAt(this.#sql, position, waitMs);
+  }
+
+  verifyChain(options?: VerifyChainOptions): Promise<ChainVerification> {
+    return verifyChain(this.#sql, options);
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#sealTimer);
+    this.#sealTimer = undefined;
+    await this.#sealing;
     clearTimeout(this.#notifyTimer);
     this.#notifyTimer = undefined;
     if (this.#unlisten) await (await this.#unlisten)();
@@ -198,6 +231,51 @@ export class PostgresEventStore implements EventStore {
   #afterCommit(): void {
     this.#wakeup.signal();
     if (this.#sql.kind !== 'pglite') this.#notifyOtherProcesses(); // one process owns an embedded database
+    if (this.#seal) this.#sealSoon();
+  }
+
+  // The seal runs beside the appends, never inside one, at most one pass per SEAL_INTERVAL_MS
+  // in this process (a pass seals everything final, so commits in between cost one pass, not
+  // one each); while events above the sealed head are not final yet (an older transaction still
+  // open) it tries again, less and less often.
+  #sealSoon(): void {
+    if (this.#closed) return;
+    if (this.#sealing) {
+      this.#sealAgain = true;
+      return;
+    }
+    if (this.#sealTimer) return; // a pass is already due
+    const wait = Math.max(0, this.#lastSealAt + SEAL_INTERVAL_MS - Date.now());
+    this.#sealTimer = setTimeout(() => this.#runSeal(), wait);
+    this.#sealTimer.unref();
+  }
+
+  #runSeal(): void {
+    this.#sealTimer = undefined;
+    if (this.#closed) return;
+    this.#lastSealAt = Date.now();
+    this.#sealAgain = false;
+    this.#sealing = sealChain(this.#sql)
+      .then(
+        ({ pending }) => {
+          this.#sealRetries = pending ? this.#sealRetries + 1 : 0;
+          return pending;
+        },
+        () => {
+          this.#sealRetries++;
+          return true; // the database was busy or away: try again later
+        },
+      )
+      .then((retry) => {
+        this.#sealing = undefined;
+        if (this.#closed) return;
+        if (this.#sealAgain) this.#sealSoon();
+        else if (retry) {
+          const wait = SEAL_RETRY_MS[Math.min(this.#sealRetries, SEAL_RETRY_MS.length) - 1] ?? 20;
+          this.#sealTimer = setTimeout(() => this.#runSeal(), wait);
+          this.#sealTimer.unref();
+        }
+      });
   }
 
   // NOTIFY inside the append would take Postgres' global notify lock through the commit

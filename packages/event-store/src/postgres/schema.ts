@@ -5,6 +5,7 @@
  */
 export const GLOBAL_APPEND_LOCK = 7_406_113_001; // pg_advisory_lock key of the position critical section
 export const MIGRATIONS_LOCK = 7_406_113_000;
+export const SEAL_LOCK = 7_406_113_002; // pg_advisory_xact_lock key: one sealer at a time (seal.ts)
 export const NOTIFY_CHANNEL = 'bahi_es_appended';
 
 export const eventStoreMigrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -190,6 +191,18 @@ BEGIN
   END IF;
 END
 $fn$;
+`,
+  },
+  {
+    version: 3,
+    name: 'the seal: the chain over the log, by position',
+    // Written by seal.ts in log order shortly after the events are appended (docs/event-store.md,
+    // "The seal"); not by es.append, so appends do not wait for it (docs/decisions.md).
+    sql: `
+CREATE TABLE es.chain (
+  global_position bigint PRIMARY KEY,
+  hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$')
+);
 `,
   },
 ];

@@ -80,16 +80,30 @@ export function booksLine(doc: Pick<ReportDocument, 'asOf' | 'knownAt'>, generat
 
 /**
  * The code an auditor quotes (issue #25: "log position" is no word a clerk knows): a digest of
- * what the file shows - the report, its filters and books line, every figure - and the position
- * in the event log it was read at. The same report of the same books, downloaded again, has the
- * same code; any changed figure, another position, or an altered file does not. The full digest
- * and the position go in the file's properties (`verificationKeywords`).
+ * what the file shows - the report, its filters and books line, every figure - the position in
+ * the event log it was read at and, when the log is sealed (issue #30), the chain head at that
+ * position. The same report of the same books, downloaded again, has the same code; any changed
+ * figure, another position, another chain head, or an altered file does not. The full digest,
+ * the position and the chain head go in the file's properties (`verificationKeywords`), where
+ * `npm run verify -- --report <file>` reads them.
  */
-export function verificationDigest(doc: ReportDocument, position: string): string {
+export function verificationDigest(doc: ReportDocument, position: string, chainHead?: string): string {
   const { report, title, filters, asOf, knownAt, summary, columns, rows, totals } = doc;
   return createHash('sha256')
     .update(
-      JSON.stringify({ report, title, filters, asOf, knownAt, summary, columns, rows, totals, position }),
+      JSON.stringify({
+        report,
+        title,
+        filters,
+        asOf,
+        knownAt,
+        summary,
+        columns,
+        rows,
+        totals,
+        position,
+        chain: chainHead, // left out (undefined) for a file read without a chain: its code is as before
+      }),
     )
     .digest('hex');
 }
@@ -101,12 +115,27 @@ export const verificationCode = (digest: string) =>
     .toUpperCase()
     .replace(/(.{4})(?=.)/g, '$1-');
 
-/** The footer line: what the code is, in words. */
-export const verificationLine = (digest: string) => `Verification code ${verificationCode(digest)}`;
+/**
+ * The footer line: the code, and the chain head at the file's position (its first twelve hex
+ * digits, grouped like the code) with that position, for an auditor to compare with the log.
+ */
+export const verificationLine = (digest: string, chain?: { hash: string; position: string }) =>
+  `Verification code ${verificationCode(digest)}${chain ? ` \u00b7 Chain ${verificationCode(chain.hash)} at ${chain.position}` : ''}`;
 
-/** Where a program finds the read position and the full digest (PDF Keywords, XLSX keywords). */
-export const verificationKeywords = (digest: string, position: string) =>
-  `bahi-read-position=${position} bahi-verification=${digest}`;
+/** Where a program finds the read position, the full digest and the chain head (PDF Keywords, XLSX keywords). */
+export const verificationKeywords = (digest: string, position: string, chainHead?: string) =>
+  `bahi-read-position=${position} bahi-verification=${digest}${chainHead ? ` bahi-chain=${chainHead}` : ''}`;
+
+/** What a file's keywords say; undefined when they are not Bahi's. */
+export function parseVerificationKeywords(
+  keywords: string,
+): { position: string; digest: string; chainHead?: string } | undefined {
+  const m = /bahi-read-position=(\d+) bahi-verification=([0-9a-f]{64})(?: bahi-chain=([0-9a-f]{64}))?/.exec(
+    keywords,
+  );
+  if (!m) return undefined;
+  return { position: m[1]!, digest: m[2]!, ...(m[3] ? { chainHead: m[3] } : {}) };
+}
 
 /** A name as part of a file name: letters (with their vowel signs) and digits, the rest one '_'. */
 const slug = (name: string) =>

@@ -21,6 +21,8 @@ export interface RenderMeta {
   generatedAt: string;
   /** The event-store position the report was read at. */
   position: string;
+  /** The sealed chain head at that position (issue #30), when the log is sealed. */
+  chainHead?: string | undefined;
 }
 
 export interface RenderOptions {
@@ -307,7 +309,8 @@ export async function renderPdf(
   options: RenderOptions = {},
 ): Promise<Buffer> {
   const fonts = fontsOnce();
-  const digest = verificationDigest(doc, meta.position);
+  const digest = verificationDigest(doc, meta.position, meta.chainHead);
+  const chain = meta.chainHead ? { hash: meta.chainHead, position: meta.position } : undefined;
   const tableWidth = doc.columns.reduce((w, c) => w + c.width, 0);
   const orientation =
     tableWidth > PAGE.portrait[0] - MARGIN.left - MARGIN.right - 20 ? 'landscape' : 'portrait';
@@ -326,8 +329,8 @@ export async function renderPdf(
       Title: doc.title,
       Author: meta.businessName,
       Creator: 'Bahi',
-      Subject: `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest)}`,
-      Keywords: verificationKeywords(digest, meta.position),
+      Subject: `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest, chain)}`,
+      Keywords: verificationKeywords(digest, meta.position, meta.chainHead),
     },
   });
   const chunks: Buffer[] = [];
@@ -481,7 +484,7 @@ export async function renderPdf(
     const used = t.draw(t.wrap(books, foot, usable - 80).slice(0, 1), foot, MARGIN.left, footY, usable - 80);
     // Small and grey: for an auditor to quote, not for staff to read.
     t.draw(
-      t.wrap(verificationLine(digest), small, usable - 80),
+      t.wrap(verificationLine(digest, chain), small, usable - 80),
       small,
       MARGIN.left,
       footY + used,

@@ -304,6 +304,23 @@ describe('issue #18: which books a file shows, in words, and where it was read',
     expect(verificationDigest(changed, '960')).not.toBe(digest);
   });
 
+  it('covers the chain head at the position in the code, prints it at the foot and puts it in the keywords (issue #30)', async () => {
+    const doc = ledger(3);
+    const chainHead = 'ab12'.repeat(16);
+    const digest = verificationDigest(doc, '960', chainHead);
+    expect(digest).not.toBe(verificationDigest(doc, '960'));
+    expect(digest).not.toBe(verificationDigest(doc, '960', 'ab13'.repeat(16)));
+    const pdf = await renderPdf(doc, { ...meta, position: '960', chainHead });
+    expect(pdfText(pdf)).toContain(
+      `Verification code ${verificationCode(digest)} · Chain AB12-AB12-AB12 at 960`,
+    );
+    expect(pdfInfo(pdf).Keywords).toBe(
+      `bahi-read-position=960 bahi-verification=${digest} bahi-chain=${chainHead}`,
+    );
+    const book = await readWorkbook(await renderXlsx(doc, { ...meta, position: '960', chainHead }));
+    expect(book.keywords).toBe(`bahi-read-position=960 bahi-verification=${digest} bahi-chain=${chainHead}`);
+  });
+
   it('without as-of or as-known-at says the books as recorded at the moment the file was made', async () => {
     const doc = toDocument({ report: 'stock', params: {}, data: {} });
     expect(pdfText(await renderPdf(doc, meta))).toContain('Books as recorded at 21 Nov 2026, 10:00:00 UTC');

@@ -123,10 +123,11 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
   workbook.creator = 'Bahi';
   workbook.created = new Date(meta.generatedAt);
   // The read position and the whole digest where a program finds them (the document properties).
-  const digest = verificationDigest(doc, meta.position);
+  const digest = verificationDigest(doc, meta.position, meta.chainHead);
+  const chain = meta.chainHead ? { hash: meta.chainHead, position: meta.position } : undefined;
   workbook.title = doc.title;
-  workbook.subject = `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest)}`;
-  workbook.keywords = verificationKeywords(digest, meta.position);
+  workbook.subject = `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest, chain)}`;
+  workbook.keywords = verificationKeywords(digest, meta.position, meta.chainHead);
 
   const heading: ExcelJS.CellValue[][] = [
     [text(meta.businessName)],
@@ -186,7 +187,7 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
     row.commit();
   }
   sheet.addRow([]).commit();
-  const foot = sheet.addRow([verificationLine(digest)]);
+  const foot = sheet.addRow([verificationLine(digest, chain)]);
   foot.font = { size: 8, color: { argb: 'FF8A8A8A' } };
   foot.commit();
   sheet.commit();

@@ -6,12 +6,14 @@ import type {
   ProjectionsStatus,
   QuarantinedEvent as Quarantined,
   RebuildRow as Rebuild,
+  ChainVerificationResult as Verification,
+  VerifyProgress,
 } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
 // GET /admin/projections and the failing event, typed by their routes' response schemas (issue #19).
-export type { FailingEvent, ProjectionState, ProjectionsStatus, Quarantined, Rebuild };
+export type { FailingEvent, ProjectionState, ProjectionsStatus, Quarantined, Rebuild, Verification };
 
 /** A rebuild still under way (asked for, or being run by the projector). */
 export const inProgress = (r: Rebuild | undefined): boolean =>
@@ -70,3 +72,27 @@ export const backupsQuery = () =>
 
 /** POST /admin/backups: a backup now, answered once it is written. */
 export const backUpNow = () => api.post<Backup>('/admin/backups');
+
+/**
+ * GET /admin/verify (issue #30): the chain recomputed over the whole log. Run when asked ("Verify
+ * the books"), never on its own: it reads every event.
+ */
+export const verifyQuery = () =>
+  queryOptions({
+    queryKey: ['verify-books'], // not under 'settings': the live stream's refreshes must not rerun it
+    queryFn: ({ signal }) => api.get<Verification>('/admin/verify', undefined, signal),
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+
+/** GET /admin/verify/progress: polled while a verification runs, for "n of m events". */
+export const verifyProgressQuery = (running: boolean) =>
+  queryOptions({
+    queryKey: ['verify-books', 'progress'],
+    queryFn: ({ signal }) => api.get<VerifyProgress>('/admin/verify/progress', undefined, signal),
+    enabled: running,
+    refetchInterval: running ? 500 : false,
+    retry: false,
+  });

@@ -1,23 +1,11 @@
 import { ApiError, ErrorAlert, errorText, formatDateTime, Panel, useSnackbar } from '@bahi/ui';
 import { useMutation, useQuery, useQueryClient } from '@bahi/ui/screen';
-import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, Spinner, Text } from '@fluentui/react-components';
 import { useState } from 'react';
 import { type Backup, backUpNow, backupsQuery } from './api.ts';
+import { useFactsStyles } from './facts.ts';
 
-const useStyles = makeStyles({
-  facts: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content minmax(0, 1fr)',
-    columnGap: tokens.spacingHorizontalL,
-    rowGap: tokens.spacingVerticalXS,
-    margin: 0,
-    '& dt': { color: tokens.colorNeutralForeground3 },
-    '& dd': { margin: 0, overflowWrap: 'anywhere' },
-  },
-  hash: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  muted: { color: tokens.colorNeutralForeground3 },
-  actions: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
-});
+const useStyles = useFactsStyles;
 
 const megabytes = (bytes: number) =>
   bytes < 1024 * 1024

@@ -38,6 +38,7 @@ import {
   resumeProjection,
 } from './api.ts';
 import { BackupsPanel } from './backups-panel.tsx';
+import { VerifyPanel } from './verify-panel.tsx';
 
 const QuarantineDialog = lazyNamed(() => import('./quarantine-dialog.tsx'), 'QuarantineDialog');
 
@@ -301,6 +302,7 @@ export function SystemScreen() {
       />
       {data && data.rebuilds.length > 1 ? <EarlierRebuilds rebuilds={data.rebuilds.slice(1)} /> : null}
       {data?.quarantined.length ? <QuarantinedPanel entries={data.quarantined} users={users.data} /> : null}
+      <VerifyPanel />
       <BackupsPanel />
       {quarantining?.failingEvent ? (
         <Suspense fallback={null}>
