@@ -35,7 +35,9 @@ export async function buildServices(names: readonly string[] = SERVICES): Promis
   for (const name of names) {
     const tool = (TOOLS as readonly string[]).includes(name);
     const outdir = tool ? resolve(ROOT, 'scripts', 'dist') : resolve(ROOT, 'services', name, 'dist');
-    const entry = tool ? resolve(ROOT, 'scripts', `${name}.ts`) : resolve(ROOT, 'services', name, 'src/main.ts');
+    const entry = tool
+      ? resolve(ROOT, 'scripts', `${name}.ts`)
+      : resolve(ROOT, 'services', name, 'src/main.ts');
     const result = await build({
       write: false,
       entryPoints: { [tool ? name : 'main']: entry },

@@ -48,10 +48,14 @@ export async function startDnsStub(records: Record<string, string[]>): Promise<D
       record.writeUInt16BE(1, 4); // IN
       record.writeUInt32BE(1, 6); // TTL 1 s
       record.writeUInt16BE(4, 10);
-      address.split('.').forEach((part, i) => record.writeUInt8(Number(part), 12 + i));
+      for (const [i, part] of address.split('.').entries()) record.writeUInt8(Number(part), 12 + i);
       return record;
     });
-    socket.send(Buffer.concat([header, query.subarray(12, questionEnd), ...records]), peer.port, peer.address);
+    socket.send(
+      Buffer.concat([header, query.subarray(12, questionEnd), ...records]),
+      peer.port,
+      peer.address,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);

@@ -315,7 +315,7 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       }
     });
 
-    it('keeps the services\' /metrics private: the path is the shell\'s, never proxied', async () => {
+    it("keeps the services' /metrics private: the path is the shell's, never proxied", async () => {
       const reply = await request(gatewayPort, 'GET', '/metrics');
       expect(reply.status).toBe(200);
       expect(reply.body).toBe('SHELL');
@@ -480,7 +480,9 @@ describe.skipIf(!nginxAvailable)('gateway following the names behind it (real ng
     await point([NOBODY, B]);
     expect(await copiesAnswering(20)).toEqual(new Set([B]));
     // The refused copy was tried (nginx logs each failed attempt), and each request went on.
-    expect(await gateway!.errorLog()).toContain(`connect() failed (111: Connection refused) while connecting to upstream`);
+    expect(await gateway!.errorLog()).toContain(
+      `connect() failed (111: Connection refused) while connecting to upstream`,
+    );
     expect(await gateway!.errorLog()).toContain(`${NOBODY}:`);
   });
 

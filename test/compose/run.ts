@@ -14,8 +14,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,8 @@ const OFFICIAL = ['node:22-bookworm-slim', 'postgres:15', 'redis:7', 'nginx:1.27
 // ---- small helpers ------------------------------------------------------------------------
 
 const started = Date.now();
-const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
@@ -72,11 +73,14 @@ function run(
 
 /** A heavy command (image builds) under the machine's shared lock, when flock exists. */
 const heavy = (command: string, args: string[], options: Parameters<typeof run>[2] = {}) =>
-  existsSync('/usr/bin/flock') ? run('flock', [HEAVY_LOCK, command, ...args], options) : run(command, args, options);
+  existsSync('/usr/bin/flock')
+    ? run('flock', [HEAVY_LOCK, command, ...args], options)
+    : run(command, args, options);
 
 async function must(command: string, args: string[], options: Parameters<typeof run>[2] = {}): Promise<Ran> {
   const result = await run(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.out.slice(-4000)}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.out.slice(-4000)}`);
   return result;
 }
 
@@ -229,12 +233,14 @@ const compose = (args: string[], show = false) =>
   run('docker-compose', ['-p', PROJECT, ...composeFiles, ...args], { env: composeEnv, show });
 const mustCompose = async (args: string[], show = false) => {
   const result = await compose(args, show);
-  if (result.code !== 0) throw new Error(`docker-compose ${args.join(' ')} exited ${result.code}:\n${result.out.slice(-4000)}`);
+  if (result.code !== 0)
+    throw new Error(`docker-compose ${args.join(' ')} exited ${result.code}:\n${result.out.slice(-4000)}`);
   return result;
 };
 const containers = async (service: string) =>
   (await mustCompose(['ps', '-q', service])).out.split('\n').filter(Boolean);
-const inspect = async (id: string, format: string) => (await must('docker', ['inspect', '-f', format, id])).out.trim();
+const inspect = async (id: string, format: string) =>
+  (await must('docker', ['inspect', '-f', format, id])).out.trim();
 
 interface Reply {
   status: number;
@@ -246,7 +252,12 @@ interface Reply {
 }
 let token = '';
 
-async function api(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function api(
+  method: string,
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const at = performance.now();
   try {
     const res = await fetch(`${base}${urlPath}`, {
@@ -312,7 +323,9 @@ async function waitHealthy(limitMs = 240_000) {
   if (ms < 0) {
     const ps = await compose(['ps']);
     const logs = await compose(['logs', '--tail', '40']);
-    throw new Error(`not every service became healthy in ${limitMs / 1000} s:\n${ps.out}\n${logs.out.slice(-6000)}`);
+    throw new Error(
+      `not every service became healthy in ${limitMs / 1000} s:\n${ps.out}\n${logs.out.slice(-6000)}`,
+    );
   }
   return ms;
 }
@@ -320,7 +333,8 @@ async function waitHealthy(limitMs = 240_000) {
 const masters: { city?: string; funder?: string; godown?: string; product?: string } = {};
 const mustWrite = async (urlPath: string, body: Record<string, unknown>) => {
   const r = await api('POST', urlPath, body, { 'idempotency-key': randomUUID() });
-  if (r.status !== 201 && r.status !== 200) throw new Error(`POST ${urlPath} answered ${r.status}: ${r.text()}`);
+  if (r.status !== 201 && r.status !== 200)
+    throw new Error(`POST ${urlPath} answered ${r.status}: ${r.text()}`);
   return r.json();
 };
 
@@ -331,7 +345,11 @@ async function main() {
   const standins = !(await officialImages());
   figures.baseImages = standins ? 'local stand-ins (test/compose/standins)' : 'official';
   if (standins) await buildStandins();
-  composeFiles = ['-f', 'docker-compose.yml', ...(standins ? ['-f', 'test/compose/standins.override.yml'] : [])];
+  composeFiles = [
+    '-f',
+    'docker-compose.yml',
+    ...(standins ? ['-f', 'test/compose/standins.override.yml'] : []),
+  ];
 
   // What an operator prepares (README, Distributed): the secrets, a license, the three paths.
   dir = await mkdtemp(path.join(tmpdir(), 'bahi-compose-run-'));
@@ -369,7 +387,9 @@ async function main() {
   await step('build', async () => {
     // One image for every service: compose builds it (the first build; the others are cached).
     const built = existsSync('/usr/bin/flock')
-      ? await run('flock', [HEAVY_LOCK, 'docker-compose', '-p', PROJECT, ...composeFiles, 'build'], { env: composeEnv })
+      ? await run('flock', [HEAVY_LOCK, 'docker-compose', '-p', PROJECT, ...composeFiles, 'build'], {
+          env: composeEnv,
+        })
       : await compose(['build']);
     if (built.code !== 0) throw new Error(built.out.slice(-6000));
     figures.buildSeconds = seconds(built.ms);
@@ -380,20 +400,36 @@ async function main() {
     figures.baseImageMB = Math.round(baseSize / 1e6);
     figures.imageAboveBaseMB = Math.round((size - baseSize) / 1e6);
     const du = await run('docker', [
-      'run', '--rm', '--entrypoint', 'sh', 'bahi:local', '-c',
+      'run',
+      '--rm',
+      '--entrypoint',
+      'sh',
+      'bahi:local',
+      '-c',
       'du -sm /app/node_modules /app/services /app/frontends /app/scripts /usr/local/bin/node /usr/local/lib/node_modules 2>/dev/null; ' +
         'du -sm /app/node_modules/* /app/node_modules/@* 2>/dev/null | sort -rn | head -12',
     ]);
     figures.imageDu = du.out.trim();
-    check('build', true, `bahi:local built in ${figures.buildSeconds} s: ${figures.imageMB} MB, of which ${figures.baseImageMB} MB is the base image (${baseImage})`);
+    check(
+      'build',
+      true,
+      `bahi:local built in ${figures.buildSeconds} s: ${figures.imageMB} MB, of which ${figures.baseImageMB} MB is the base image (${baseImage})`,
+    );
   });
 
   await step('up with two copies of command and query', async () => {
     const up = await mustCompose(['up', '-d', '--scale', 'command=2', '--scale', 'query=2']);
     const healthyMs = await waitHealthy();
     figures.upSeconds = seconds(up.ms + healthyMs);
-    const copies = { command: (await containers('command')).length, query: (await containers('query')).length };
-    check('up', copies.command === 2 && copies.query === 2, `every service healthy ${figures.upSeconds} s after up; copies ${JSON.stringify(copies)}`);
+    const copies = {
+      command: (await containers('command')).length,
+      query: (await containers('query')).length,
+    };
+    check(
+      'up',
+      copies.command === 2 && copies.query === 2,
+      `every service healthy ${figures.upSeconds} s after up; copies ${JSON.stringify(copies)}`,
+    );
   });
 
   await step('the shell through the gateway', async () => {
@@ -402,15 +438,21 @@ async function main() {
     const metrics = await api('GET', '/metrics');
     check(
       'shell',
-      shell.status === 200 && shell.type.startsWith('text/html') && manifest.status === 200 && !metrics.text().includes('bahi_http_request'),
+      shell.status === 200 &&
+        shell.type.startsWith('text/html') &&
+        manifest.status === 200 &&
+        !metrics.text().includes('bahi_http_request'),
       `GET / ${shell.status} ${shell.type}; a remote's mf-manifest.json ${manifest.status}; GET /metrics from outside is the shell, not the services' metrics: ${!metrics.text().includes('bahi_http_request')}`,
     );
   });
 
   await step('sign-in and a purchase through the gateway', async () => {
     await signIn();
-    masters.city = (await mustWrite('/api/masters/cities', { name: 'Kabul', currency_name: 'INR', rate: '1' })).id as string;
-    masters.funder = (await mustWrite('/api/masters/funders', { name: 'Funder A', city_id: masters.city })).id as string;
+    masters.city = (
+      await mustWrite('/api/masters/cities', { name: 'Kabul', currency_name: 'INR', rate: '1' })
+    ).id as string;
+    masters.funder = (await mustWrite('/api/masters/funders', { name: 'Funder A', city_id: masters.city }))
+      .id as string;
     masters.godown = (await mustWrite('/api/masters/godowns', { name: 'Godown A' })).id as string;
     masters.product = (await mustWrite('/api/masters/products', { name: 'Almonds' })).id as string;
     const purchase = await mustWrite('/api/transactions/purchases', {
@@ -424,8 +466,15 @@ async function main() {
       quantity: '40',
     });
     const id = purchase.id as string;
-    const seenMs = await until(async () => (await api('GET', '/api/transactions/purchases')).text().includes(id), 30_000);
-    check('purchase', seenMs >= 0, `signed in as ${ADMIN.email}; purchase ${id} at position ${purchase.position} listed by query ${seenMs} ms later`);
+    const seenMs = await until(
+      async () => (await api('GET', '/api/transactions/purchases')).text().includes(id),
+      30_000,
+    );
+    check(
+      'purchase',
+      seenMs >= 0,
+      `signed in as ${ADMIN.email}; purchase ${id} at position ${purchase.position} listed by query ${seenMs} ms later`,
+    );
   });
 
   await step('a PDF through the gateway', async () => {
@@ -449,7 +498,12 @@ async function main() {
       const r =
         i % 2 === 0
           ? await api('GET', '/api/masters/cities')
-          : await api('POST', '/api/masters/godowns', { name: `While stopped ${++n}` }, { 'idempotency-key': randomUUID() });
+          : await api(
+              'POST',
+              '/api/masters/godowns',
+              { name: `While stopped ${++n}` },
+              { 'idempotency-key': randomUUID() },
+            );
       times.push(r.ms);
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
@@ -457,7 +511,14 @@ async function main() {
     times.sort((a, b) => a - b);
     const p99 = Math.round(percentile(times, 99));
     const max = Math.round(times.at(-1)!);
-    figures.copyStopped = { requests: 200, p50: Math.round(percentile(times, 50)), p99, max, statuses: Object.fromEntries(statuses), dockerStopSeconds: seconds(stopped.ms) };
+    figures.copyStopped = {
+      requests: 200,
+      p50: Math.round(percentile(times, 50)),
+      p99,
+      max,
+      statuses: Object.fromEntries(statuses),
+      dockerStopSeconds: seconds(stopped.ms),
+    };
     check(
       'copy stopped',
       max < 1000 && [...statuses.keys()].every((s) => s >= 200 && s < 300),
@@ -475,7 +536,10 @@ async function main() {
   };
 
   await step('up --build again (every copy re-created), the gateway not restarted', async () => {
-    const before = new Set([...(await addressesOf('command')).values(), ...(await addressesOf('query')).values()]);
+    const before = new Set([
+      ...(await addressesOf('command')).values(),
+      ...(await addressesOf('query')).values(),
+    ]);
     const gatewayId = (await containers('gateway'))[0]!;
     const gatewayStarted = await inspect(gatewayId, '{{.State.StartedAt}}');
     const statuses = new Map<number, number>();
@@ -496,19 +560,49 @@ async function main() {
     // --force-recreate: what a changed image does (compose replaces the containers); --no-deps
     // leaves Postgres and Redis alone. The gateway is not among the services named.
     const upAt = Date.now();
-    const up = await heavy('docker-compose', ['-p', PROJECT, ...composeFiles, 'up', '--build', '-d', '--force-recreate', '--no-deps', '--scale', 'command=2', '--scale', 'query=2', 'command', 'query'], { env: composeEnv });
+    const up = await heavy(
+      'docker-compose',
+      [
+        '-p',
+        PROJECT,
+        ...composeFiles,
+        'up',
+        '--build',
+        '-d',
+        '--force-recreate',
+        '--no-deps',
+        '--scale',
+        'command=2',
+        '--scale',
+        'query=2',
+        'command',
+        'query',
+      ],
+      { env: composeEnv },
+    );
     const upDoneAt = Date.now();
     if (up.code !== 0) throw new Error(up.out.slice(-4000));
     await waitHealthy();
     // Healthy again: 100 reads and writes, every one must be answered by the new containers.
     const after = new Map<number, number>();
     for (let i = 0; i < 100; i++) {
-      const r = i % 2 ? await api('POST', '/api/masters/godowns', { name: `After up ${i}` }, { 'idempotency-key': randomUUID() }) : await api('GET', '/api/masters/cities');
+      const r =
+        i % 2
+          ? await api(
+              'POST',
+              '/api/masters/godowns',
+              { name: `After up ${i}` },
+              { 'idempotency-key': randomUUID() },
+            )
+          : await api('GET', '/api/masters/cities');
       after.set(r.status, (after.get(r.status) ?? 0) + 1);
     }
     done = true;
     await loop;
-    const now = new Set([...(await addressesOf('command')).values(), ...(await addressesOf('query')).values()]);
+    const now = new Set([
+      ...(await addressesOf('command')).values(),
+      ...(await addressesOf('query')).values(),
+    ]);
     const moved = [...now].filter((ip) => !before.has(ip)).length;
     const sameGateway = (await inspect(gatewayId, '{{.State.StartedAt}}')) === gatewayStarted;
     figures.upBuildAgain = {
@@ -530,21 +624,45 @@ async function main() {
   await step('a copy at an address the gateway has never seen, alone', async () => {
     // The addresses when the gateway (re)started are the ones nginx would have pinned.
     const old = { command: await addressesOf('command'), query: await addressesOf('query') };
-    await mustCompose(['up', '-d', '--no-deps', '--no-recreate', '--scale', 'command=3', '--scale', 'query=3', 'command', 'query']);
+    await mustCompose([
+      'up',
+      '-d',
+      '--no-deps',
+      '--no-recreate',
+      '--scale',
+      'command=3',
+      '--scale',
+      'query=3',
+      'command',
+      'query',
+    ]);
     await waitHealthy();
     const fresh: string[] = [];
     for (const service of ['command', 'query'] as const) {
-      for (const [id, ip] of await addressesOf(service)) if (!old[service].has(id)) fresh.push(`${service} ${ip}`);
+      for (const [id, ip] of await addressesOf(service))
+        if (!old[service].has(id)) fresh.push(`${service} ${ip}`);
     }
     const stopAt = Date.now();
     await must('docker', ['stop', ...old.command.keys(), ...old.query.keys()]);
     const stoppedSeconds = seconds(Date.now() - stopAt);
     const statuses = new Map<number, number>();
     for (let i = 0; i < 100; i++) {
-      const r = i % 2 ? await api('POST', '/api/masters/godowns', { name: `New copy ${i}` }, { 'idempotency-key': randomUUID() }) : await api('GET', '/api/masters/cities');
+      const r =
+        i % 2
+          ? await api(
+              'POST',
+              '/api/masters/godowns',
+              { name: `New copy ${i}` },
+              { 'idempotency-key': randomUUID() },
+            )
+          : await api('GET', '/api/masters/cities');
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
-    figures.newAddressAlone = { fresh, statuses: Object.fromEntries(statuses), dockerStopSeconds: stoppedSeconds };
+    figures.newAddressAlone = {
+      fresh,
+      statuses: Object.fromEntries(statuses),
+      dockerStopSeconds: stoppedSeconds,
+    };
     check(
       'new address',
       fresh.length === 2 && [...statuses.keys()].every((s) => s >= 200 && s < 300),
@@ -552,7 +670,18 @@ async function main() {
     );
     // Back to two copies: compose removes the newest, then starts the stopped ones.
     await must('docker', ['start', ...old.command.keys(), ...old.query.keys()]);
-    await mustCompose(['up', '-d', '--no-deps', '--no-recreate', '--scale', 'command=2', '--scale', 'query=2', 'command', 'query']);
+    await mustCompose([
+      'up',
+      '-d',
+      '--no-deps',
+      '--no-recreate',
+      '--scale',
+      'command=2',
+      '--scale',
+      'query=2',
+      'command',
+      'query',
+    ]);
     await waitHealthy();
   });
 
@@ -564,7 +693,10 @@ async function main() {
     const reads = await api('GET', '/api/masters/cities');
     const startAt = Date.now();
     await mustCompose(['start', 'redis', 'reports-worker']);
-    const recoverMs = await until(async () => (await api('GET', '/api/reports/balances/download/pdf')).status === 200, 120_000);
+    const recoverMs = await until(
+      async () => (await api('GET', '/api/reports/balances/download/pdf')).status === 200,
+      120_000,
+    );
     const recovered = recoverMs < 0 ? -1 : seconds(Date.now() - startAt);
     figures.workerRedisStopped = {
       noWorker: { status: noWorker.status, ms: Math.round(noWorker.ms), message: noWorker.json().message },
@@ -574,7 +706,12 @@ async function main() {
     };
     check(
       'worker and Redis stopped',
-      noWorker.status === 503 && noWorker.ms < 2000 && noRedis.status === 503 && noRedis.ms < 2000 && reads.status === 200 && recovered >= 0,
+      noWorker.status === 503 &&
+        noWorker.ms < 2000 &&
+        noRedis.status === 503 &&
+        noRedis.ms < 2000 &&
+        reads.status === 200 &&
+        recovered >= 0,
       `no worker: ${noWorker.status} in ${Math.round(noWorker.ms)} ms "${noWorker.json().message}"; no Redis: ${noRedis.status} in ${Math.round(noRedis.ms)} ms "${noRedis.json().message}"; reads meanwhile ${reads.status}; a PDF again ${recovered} s after start`,
     );
   });
@@ -588,7 +725,12 @@ async function main() {
     let recoveredAt = 0;
     const writer = async () => {
       while (!stop) {
-        const r = await api('POST', '/api/masters/cities', { name: `Restart ${++n}`, currency_name: 'INR', rate: '1' }, { 'idempotency-key': randomUUID() });
+        const r = await api(
+          'POST',
+          '/api/masters/cities',
+          { name: `Restart ${++n}`, currency_name: 'INR', rate: '1' },
+          { 'idempotency-key': randomUUID() },
+        );
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status === 201 || r.status === 200) {
           acknowledged.push(r.json().id as string);
@@ -619,7 +761,11 @@ async function main() {
       missing: missing.length,
       statuses: Object.fromEntries(statuses),
       restartSeconds: seconds(restartedAt - restartAt),
-      secondsFromRestartToFirstWrite: recoveredAt ? seconds(recoveredAt - restartAt) : firstFailureAt ? -1 : 0,
+      secondsFromRestartToFirstWrite: recoveredAt
+        ? seconds(recoveredAt - restartAt)
+        : firstFailureAt
+          ? -1
+          : 0,
     };
     check(
       'Postgres restart',
@@ -632,14 +778,39 @@ async function main() {
     const backups = path.join(dir, 'backups');
     await mkdir(backups);
     await chmod(backups, 0o777); // the image's node user (uid 1000) writes there
-    const backup = await mustCompose(['run', '--rm', '-T', '--no-deps', '-v', `${backups}:/backups`, 'projector', 'node', 'scripts/dist/backup.mjs', '--out', '/backups/']);
+    const backup = await mustCompose([
+      'run',
+      '--rm',
+      '-T',
+      '--no-deps',
+      '-v',
+      `${backups}:/backups`,
+      'projector',
+      'node',
+      'scripts/dist/backup.mjs',
+      '--out',
+      '/backups/',
+    ]);
     const file = (await readdir(backups)).find((f) => f.endsWith('.ndjson.gz'));
     if (!file) throw new Error(`no backup file:\n${backup.out}`);
-    const manifest = JSON.parse(await readFile(path.join(backups, `${file}.manifest.json`), 'utf8')) as { events: number; headPosition: string; chainHead: string };
-    const restore = await run(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/restore.ts', path.join(backups, file)], {
-      env: { ...process.env, DATABASE_URL: '', BAHI_DATA_DIR: path.join(dir, 'restored') },
-    });
-    figures.backup = { events: manifest.events, head: manifest.headPosition, backupSeconds: seconds(backup.ms), restoreSeconds: seconds(restore.ms) };
+    const manifest = JSON.parse(await readFile(path.join(backups, `${file}.manifest.json`), 'utf8')) as {
+      events: number;
+      headPosition: string;
+      chainHead: string;
+    };
+    const restore = await run(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/restore.ts', path.join(backups, file)],
+      {
+        env: { ...process.env, DATABASE_URL: '', BAHI_DATA_DIR: path.join(dir, 'restored') },
+      },
+    );
+    figures.backup = {
+      events: manifest.events,
+      head: manifest.headPosition,
+      backupSeconds: seconds(backup.ms),
+      restoreSeconds: seconds(restore.ms),
+    };
     check(
       'backup and restore',
       restore.code === 0 && restore.out.includes(manifest.chainHead),
@@ -649,14 +820,27 @@ async function main() {
 
   await step('docker stop of each service', async () => {
     const results: Record<string, unknown>[] = [];
-    for (const service of ['gateway', 'command', 'query', 'projector', 'reports-worker', 'postgres', 'redis']) {
+    for (const service of [
+      'gateway',
+      'command',
+      'query',
+      'projector',
+      'reports-worker',
+      'postgres',
+      'redis',
+    ]) {
       for (const id of await containers(service)) {
         const name = await inspect(id, '{{.Name}}');
         const stopped = await run('docker', ['stop', id]);
         const exit = Number(await inspect(id, '{{.State.ExitCode}}'));
         const logs = (await run('docker', ['logs', '--tail', '30', id])).out;
         const line = logs.split('\n').find((l) => /stopped cleanly/.test(l)) ?? '';
-        results.push({ name: name.replace(/^\//, ''), exit, seconds: seconds(stopped.ms), line: line.slice(0, 160) });
+        results.push({
+          name: name.replace(/^\//, ''),
+          exit,
+          seconds: seconds(stopped.ms),
+          line: line.slice(0, 160),
+        });
       }
     }
     figures.dockerStop = results;
@@ -664,7 +848,12 @@ async function main() {
     check(
       'docker stop',
       results.every((r) => r.exit === 0) && app.every((r) => r.line),
-      results.map((r) => `${r.name}: exit ${r.exit} in ${r.seconds} s${r.line ? ` "${String(r.line).replace(/^.*?(\w[\w-]*: stopped cleanly[^"]*?)(".*)?$/, '$1')}"` : ''}`).join('; '),
+      results
+        .map(
+          (r) =>
+            `${r.name}: exit ${r.exit} in ${r.seconds} s${r.line ? ` "${String(r.line).replace(/^.*?(\w[\w-]*: stopped cleanly[^"]*?)(".*)?$/, '$1')}"` : ''}`,
+        )
+        .join('; '),
     );
   });
 }
@@ -690,7 +879,10 @@ try {
 }
 figures.totalSeconds = seconds(Date.now() - started);
 await mkdir(path.join(ROOT, 'test-results'), { recursive: true });
-await writeFile(path.join(ROOT, 'test-results', 'compose-run.json'), `${JSON.stringify({ at: new Date().toISOString(), checks, figures }, null, 2)}\n`);
+await writeFile(
+  path.join(ROOT, 'test-results', 'compose-run.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), checks, figures }, null, 2)}\n`,
+);
 console.log('\n==== npm run test:compose ====');
 for (const c of checks) console.log(`${c.ok ? 'PASS' : 'FAIL'}  ${c.name}`);
 console.log(JSON.stringify(figures, null, 2));
