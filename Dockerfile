@@ -46,6 +46,9 @@ COPY --from=build /src/services/query/dist ./services/query/dist
 COPY --from=build /src/services/projector/dist ./services/projector/dist
 COPY --from=build /src/services/reports-worker/dist ./services/reports-worker/dist
 COPY --from=build /src/services/standalone/dist ./services/standalone/dist
+# The operator's commands on the deployment's store, compiled like the services:
+#   docker-compose run --rm --no-deps projector node scripts/dist/backup.mjs --out /backups/
+COPY --from=build /src/scripts/dist ./scripts/dist
 # The built frontends where the standalone app (BAHI_FRONTENDS_DIR=./frontends) and the compose
 # `frontends` step (frontends/<name>/dist, for the gateway's FRONTENDS_ROOT) look for them.
 COPY --from=build /src/frontends/shell/dist ./frontends/shell/dist

@@ -147,6 +147,8 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
     expect(blocks.get('query')).toContain('BAHI_QUEUE_PREFIX: bahi');
     expect(text).toContain('COMMAND_UPSTREAM: command:3001');
     expect(text).toContain('QUERY_UPSTREAM: query:3002');
+    // Docker's own DNS, which the gateway asks at request time to follow the copies.
+    expect(blocks.get('gateway')).toContain('GATEWAY_RESOLVER: 127.0.0.11');
     expect(text).toContain('FRONTENDS_ROOT: /srv/bahi/frontends');
     expect(text).toContain('/etc/nginx/templates/bahi.conf.template');
     expect(blocks.get('gateway')).toContain('curl -fsS -o /dev/null http://127.0.0.1:8080/');

@@ -6,6 +6,10 @@
  * in between) and nothing is compiled at start-up.
  *
  *   npm run build:services     (writes services/<name>/dist/main.mjs and its source map)
+ *
+ * The operator's commands that work on a deployment's store (backup, restore, projections) are
+ * compiled the same way into scripts/dist/<name>.mjs, so the image runs them too (README,
+ * Backups: `docker-compose run --rm projector node scripts/dist/backup.mjs`).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -13,6 +17,7 @@ import { build, type Plugin } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const SERVICES = ['command', 'query', 'projector', 'reports-worker', 'standalone'] as const;
+export const TOOLS = ['backup', 'restore', 'projections'] as const;
 
 /** Bare imports of npm packages stay imports; the project's own workspaces are bundled. */
 const npmPackagesOutside: Plugin = {
@@ -25,12 +30,17 @@ const npmPackagesOutside: Plugin = {
   },
 };
 
+/** Builds the services named (all by default); a tool's name (TOOLS) builds that tool. */
 export async function buildServices(names: readonly string[] = SERVICES): Promise<void> {
   for (const name of names) {
-    const outdir = resolve(ROOT, 'services', name, 'dist');
+    const tool = (TOOLS as readonly string[]).includes(name);
+    const outdir = tool ? resolve(ROOT, 'scripts', 'dist') : resolve(ROOT, 'services', name, 'dist');
+    const entry = tool
+      ? resolve(ROOT, 'scripts', `${name}.ts`)
+      : resolve(ROOT, 'services', name, 'src/main.ts');
     const result = await build({
       write: false,
-      entryPoints: { main: resolve(ROOT, 'services', name, 'src/main.ts') },
+      entryPoints: { [tool ? name : 'main']: entry },
       outdir,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -60,8 +70,7 @@ export async function buildServices(names: readonly string[] = SERVICES): Promis
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const asked = process.argv.slice(2);
-  await buildServices(asked.length ? asked : SERVICES);
-  console.log(
-    `built ${asked.length ? asked.join(', ') : SERVICES.join(', ')} into services/<name>/dist/main.mjs`,
-  );
+  const names = asked.length ? asked : [...SERVICES, ...TOOLS];
+  await buildServices(names);
+  console.log(`built ${names.join(', ')} (services/<name>/dist/main.mjs, scripts/dist/<tool>.mjs)`);
 }

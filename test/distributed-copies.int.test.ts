@@ -135,8 +135,8 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('two copies of each service beh
     // The template's one `server ${COMMAND_UPSTREAM};` line, given two servers: what
     // `--scale command=2` gives nginx through Docker's DNS (two addresses for one name).
     gateway = await startGateway({
-      commandUpstream: `127.0.0.1:${ports.command1}; server 127.0.0.1:${ports.command2}`,
-      queryUpstream: `127.0.0.1:${ports.query1}; server 127.0.0.1:${ports.query2}`,
+      commandUpstream: [`127.0.0.1:${ports.command1}`, `127.0.0.1:${ports.command2}`],
+      queryUpstream: [`127.0.0.1:${ports.query1}`, `127.0.0.1:${ports.query2}`],
       frontendsRoot: dir,
     });
     const login = await call(gateway.port, 'POST', '/api/auth/login', { body: ADMIN, from: '127.0.0.9' });

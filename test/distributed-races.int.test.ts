@@ -95,7 +95,7 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('cross-record rules with two co
       });
     }
     gateway = await startGateway({
-      commandUpstream: `127.0.0.1:${ports.command1}; server 127.0.0.1:${ports.command2}`,
+      commandUpstream: [`127.0.0.1:${ports.command1}`, `127.0.0.1:${ports.command2}`],
       queryUpstream: `127.0.0.1:${ports.query}`,
       frontendsRoot: dir,
     });

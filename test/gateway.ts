@@ -17,25 +17,41 @@ export const nginxAvailable = await access(NGINX, fsConstants.X_OK).then(
 export interface Gateway {
   port: number;
   url: string;
+  /** nginx's error log so far (warn and above: failed connections to a copy, for one). */
+  errorLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
 /**
  * The real nginx with deploy/gateway/bahi.conf.template, rendered as the official nginx image's
- * envsubst renders it (only the four template variables), inside a minimal nginx.conf in a temp
+ * envsubst renders it (only the template variables), inside a minimal nginx.conf in a temp
  * directory (deploy/gateway/README.md, Tests).
+ *
+ * An upstream is `host:port` (an address, or a name the resolver answers), or a list of
+ * `127.0.0.1:port` copies: copies on one host differ by port, which DNS cannot say, so the list
+ * becomes an upstream{} group in the wrapper nginx.conf and the template's variable names the
+ * group (nginx uses a group of that name before it would resolve one). `resolver` is the DNS
+ * server for names (`127.0.0.1:port`); without one, a port nobody answers on (IP literals need none).
  */
 export async function startGateway(vars: {
-  commandUpstream: string;
-  queryUpstream: string;
+  commandUpstream: string | string[];
+  queryUpstream: string | string[];
   frontendsRoot: string;
+  resolver?: string;
 }): Promise<Gateway> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bahi-gw-'));
   await chmod(dir, 0o755);
   const port = await freePort();
+  const groups: string[] = [];
+  const upstream = (name: string, value: string | string[]) => {
+    if (typeof value === 'string') return value;
+    groups.push(`  upstream ${name} {`, ...value.map((copy) => `    server ${copy};`), '  }');
+    return name;
+  };
   const values: Record<string, string> = {
-    COMMAND_UPSTREAM: vars.commandUpstream,
-    QUERY_UPSTREAM: vars.queryUpstream,
+    COMMAND_UPSTREAM: upstream('bahi_test_command', vars.commandUpstream),
+    QUERY_UPSTREAM: upstream('bahi_test_query', vars.queryUpstream),
+    GATEWAY_RESOLVER: vars.resolver ?? `127.0.0.1:${await freePort()}`,
     FRONTENDS_ROOT: vars.frontendsRoot,
     GATEWAY_PORT: `127.0.0.1:${port}`,
   };
@@ -59,6 +75,7 @@ export async function startGateway(vars: {
       '  default_type application/octet-stream;',
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((n) => `  ${n}_temp_path ${t(n)};`),
       '  access_log off;',
+      ...groups,
       `  include ${t('bahi.conf')};`,
       '}',
       '',
@@ -98,5 +115,10 @@ export async function startGateway(vars: {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { port, url: `http://127.0.0.1:${port}`, stop };
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    errorLog: () => readFile(errorLog, 'utf8').catch(() => ''),
+    stop,
+  };
 }

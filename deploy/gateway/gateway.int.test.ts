@@ -6,11 +6,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../packages/server-kit/src/http-app.ts';
+import { type DnsStub, startDnsStub } from '../../test/dns-stub.ts';
 import { type Gateway, nginxAvailable, startGateway } from '../../test/gateway.ts';
 import { freePort } from '../../test/processes.ts';
 
 const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bahi.conf.template');
-const TEMPLATE_VARS = ['COMMAND_UPSTREAM', 'QUERY_UPSTREAM', 'FRONTENDS_ROOT', 'GATEWAY_PORT'] as const;
+const TEMPLATE_VARS = [
+  'COMMAND_UPSTREAM',
+  'QUERY_UPSTREAM',
+  'GATEWAY_RESOLVER',
+  'FRONTENDS_ROOT',
+  'GATEWAY_PORT',
+] as const;
 type TemplateVars = Record<(typeof TEMPLATE_VARS)[number], string>;
 
 if (!nginxAvailable) console.log('gateway.int.test: skipped, nginx is not installed');
@@ -142,6 +149,7 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
     const rendered = renderTemplate(await readFile(TEMPLATE, 'utf8'), {
       COMMAND_UPSTREAM: 'command:3001',
       QUERY_UPSTREAM: 'query:3002',
+      GATEWAY_RESOLVER: '127.0.0.11',
       FRONTENDS_ROOT: '/srv/bahi/frontends',
       GATEWAY_PORT: '8080',
     });
@@ -249,7 +257,7 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
     it('is configured without proxy buffering or caching, on HTTP/1.1 with a long read timeout', async () => {
       const template = await readFile(TEMPLATE, 'utf8');
       const block = /location = \/api\/events \{([^}]*)\}/.exec(template)?.[1] ?? '';
-      expect(block).toMatch(/proxy_pass http:\/\/bahi_query;/);
+      expect(block).toMatch(/proxy_pass http:\/\/\$bahi_query_upstream;/);
       expect(block).toMatch(/proxy_buffering off;/);
       expect(block).toMatch(/proxy_cache off;/);
       expect(block).toMatch(/proxy_read_timeout 1h;/);
@@ -315,6 +323,13 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
         expect(reply.headers['x-frame-options'], path).toBe('DENY');
         expect(reply.headers['referrer-policy'], path).toBe('no-referrer');
       }
+    });
+
+    it("keeps the services' /metrics private: the path is the shell's, never proxied", async () => {
+      const reply = await request(gatewayPort, 'GET', '/metrics');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toBe('SHELL');
+      expect(reply.headers['x-service']).toBeUndefined();
     });
 
     it('falls back to the shell index.html for a client-side route without extension', async () => {
@@ -386,6 +401,111 @@ describe.skipIf(!nginxAvailable)('gateway with no service behind it (real nginx)
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.parse(reply.body)).toEqual({
+      message: 'The server cannot be reached right now. Please try again in a moment.',
+    });
+  });
+});
+
+/**
+ * The gateway as compose runs it: the services by name, through a DNS server (here a stub on
+ * 127.0.0.1 that answers as Docker's does, every copy's address; compose's own run is
+ * test/compose/run.ts). Copies are small servers on 127.0.0.2 and 127.0.0.3 (loopback), on one port.
+ */
+describe.skipIf(!nginxAvailable)('gateway following the names behind it (real nginx, a DNS stub)', () => {
+  const A = '127.0.0.2';
+  const B = '127.0.0.3';
+  const NOBODY = '127.0.0.4'; // no server: connections are refused, as by a copy gone from the address
+  const NAMES = ['command.bahi.test', 'query.bahi.test'];
+  let dns: DnsStub | undefined;
+  let gateway: Gateway | undefined;
+  const copies = new Map<string, http.Server>();
+
+  /** A copy that names itself and the service it was reached as. */
+  async function startCopy(address: string, port: number) {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const body = JSON.stringify({ copy: address, method: req.method });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, address, () => resolve());
+    });
+    copies.set(address, server);
+  }
+
+  /** Every name now answers `addresses`; resolves once nginx has asked again for each. */
+  async function point(addresses: string[]) {
+    const before = NAMES.map((name) => dns!.queries(name));
+    for (const name of NAMES) dns!.set(name, addresses);
+    for (let i = 0; i < 100 && NAMES.some((name, n) => dns!.queries(name) === before[n]); i++) {
+      await Promise.all([
+        request(gateway!.port, 'GET', '/api/ping'),
+        request(gateway!.port, 'POST', '/api/ping', { body: '{}' }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function copiesAnswering(count: number) {
+    const replies: Reply[] = [];
+    for (let i = 0; i < count; i++) {
+      replies.push(await request(gateway!.port, 'GET', '/api/ping'));
+      replies.push(await request(gateway!.port, 'POST', '/api/ping', { body: '{}' }));
+    }
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    return new Set(replies.map((r) => (JSON.parse(r.body) as { copy: string }).copy));
+  }
+
+  beforeAll(async () => {
+    const port = await freePort();
+    await startCopy(A, port);
+    await startCopy(B, port);
+    dns = await startDnsStub(Object.fromEntries(NAMES.map((name) => [name, [A]])));
+    gateway = await startGateway({
+      commandUpstream: `command.bahi.test:${port}`,
+      queryUpstream: `query.bahi.test:${port}`,
+      resolver: `127.0.0.1:${dns.port}`,
+      frontendsRoot: tmpdir(),
+    });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await dns?.close();
+    for (const server of copies.values()) await closeServer(server);
+  });
+
+  it('reaches a service by the address its name has now, without a restart', async () => {
+    expect(await copiesAnswering(5)).toEqual(new Set([A]));
+    // The container is re-created with a new address (docker-compose up --build): the name moves.
+    await point([B]);
+    await closeServer(copies.get(A));
+    expect(await copiesAnswering(10)).toEqual(new Set([B]));
+  });
+
+  it('passes a request on to the next address when a copy refuses, reads and writes alike', async () => {
+    await point([NOBODY, B]);
+    expect(await copiesAnswering(20)).toEqual(new Set([B]));
+    // The refused copy was tried (nginx logs each failed attempt), and each request went on.
+    expect(await gateway!.errorLog()).toContain(
+      `connect() failed (111: Connection refused) while connecting to upstream`,
+    );
+    expect(await gateway!.errorLog()).toContain(`${NOBODY}:`);
+  });
+
+  it('answers the JSON 502 when the name has no copy left', async () => {
+    for (const name of NAMES) dns!.set(name, undefined);
+    let reply: Reply | undefined;
+    for (let i = 0; i < 50; i++) {
+      reply = await request(gateway!.port, 'GET', '/api/ping');
+      if (reply.status !== 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(reply?.status).toBe(502);
+    expect(JSON.parse(reply!.body)).toEqual({
       message: 'The server cannot be reached right now. Please try again in a moment.',
     });
   });
