@@ -17,6 +17,7 @@ export const BOOKS_LOCK = 'books';
 export async function closedUpTo(store: EventStore, scope: WriteScope | undefined): Promise<string | null> {
   await scope?.locks.shared(BOOKS_LOCK);
   let state = initialBooks();
-  for (const e of await store.readStream(BOOKS_STREAM)) state = evolveBooks(state, parseEvent(e.type, e.data));
+  for (const e of await store.readStream(BOOKS_STREAM))
+    state = evolveBooks(state, parseEvent(e.type, e.data));
   return state.closedUpTo;
 }

@@ -10,8 +10,8 @@ import {
   requireStorable,
 } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
-import { afterKeyedAppend } from './failpoints.ts';
 import { closedUpTo } from './books-close.ts';
+import { afterKeyedAppend } from './failpoints.ts';
 import { derivedUuid, type KeyedWrite, writeScopes } from './write-scope.ts';
 
 /** Who asked, carried in every event's metadata. */

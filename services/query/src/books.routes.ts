@@ -26,7 +26,11 @@ export async function registerBooksRoutes(app: FastifyInstance, deps: QueryDeps)
       const data = last.data as { up_to: string | null; reason?: string };
       const userId = last.metadata.userId;
       const user = userId
-        ? await deps.readDb.selectFrom('users').select(['id', 'name']).where('id', '=', userId).executeTakeFirst()
+        ? await deps.readDb
+            .selectFrom('users')
+            .select(['id', 'name'])
+            .where('id', '=', userId)
+            .executeTakeFirst()
         : undefined;
       return {
         closed_up_to: data.up_to,

@@ -43,7 +43,8 @@ describe.each(TEST_STORAGES)('closing the books [%s]', (storage) => {
     expect(r.body.message).toBe(CLOSED);
     expect(r.body.errors).toEqual([{ msg: CLOSED, path }]);
   };
-  const head = async () => ((await (await fetch(`${t.bahi.url}/api/ready`)).json()) as Body).eventStore.headPosition;
+  const head = async () =>
+    ((await (await fetch(`${t.bahi.url}/api/ready`)).json()) as Body).eventStore.headPosition;
 
   beforeAll(async () => {
     t = await openTestApp({ storage });
@@ -66,7 +67,12 @@ describe.each(TEST_STORAGES)('closing the books [%s]', (storage) => {
   afterAll(() => t?.close());
 
   it('is open at first; only an Admin closes', async () => {
-    expect((await call('GET', '/books/close')).body).toEqual({ closed_up_to: null, by: null, at: null, reason: null });
+    expect((await call('GET', '/books/close')).body).toEqual({
+      closed_up_to: null,
+      by: null,
+      at: null,
+      reason: null,
+    });
     const refused = await call('POST', '/books/close', { up_to: '2026-10-31' }, manager);
     expect(refused.status).toBe(403);
     const bad = await call('POST', '/books/close', { up_to: '31/13/2026' });
@@ -85,7 +91,10 @@ describe.each(TEST_STORAGES)('closing the books [%s]', (storage) => {
 
     const before = await head();
     expectClosed(await call('POST', '/transactions/purchases', purchaseBody('2026-10-15')), 'purchase_date');
-    expectClosed(await call('POST', '/transactions/purchases', purchaseBody('2026-10-31'), manager), 'purchase_date');
+    expectClosed(
+      await call('POST', '/transactions/purchases', purchaseBody('2026-10-31'), manager),
+      'purchase_date',
+    );
     expectClosed(await preview('/transactions/purchases', purchaseBody('2026-10-15')), 'purchase_date');
     // The older purchase (10 Oct): neither edited (even out of the period) nor deleted.
     expectClosed(

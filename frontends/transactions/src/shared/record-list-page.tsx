@@ -79,47 +79,47 @@ export function RecordListPage<T extends RecordRow>(props: {
         // In the closed period: Edit and Delete disabled, the reason their tooltip and description.
         const closed = closedReason(props.date(r));
         return (
-        <RoleGate roles={MANAGERS}>
-          <span className={styles.actions}>
-            <Tooltip content={`Return ${noun}`} relationship="label">
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<ArrowUndoRegular />}
-                disabled={!/[1-9]/.test(r.remaining)}
-                onClick={() => setReturning(r)}
-              />
-            </Tooltip>
-            <Tooltip content={`Duplicate ${noun} as new`} relationship="label">
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<CopyRegular />}
-                onClick={() => setEditing({ duplicate: r })}
-              />
-            </Tooltip>
-            <Tooltip content={closed ?? `Edit ${noun}`} relationship={closed ? 'description' : 'label'}>
-              <Button
-                appearance="subtle"
-                size="small"
-                aria-label={`Edit ${noun}`}
-                icon={<EditRegular />}
-                disabledFocusable={!!closed}
-                onClick={() => setEditing(r)}
-              />
-            </Tooltip>
-            <Tooltip content={closed ?? `Delete ${noun}`} relationship={closed ? 'description' : 'label'}>
-              <Button
-                appearance="subtle"
-                size="small"
-                aria-label={`Delete ${noun}`}
-                icon={<DeleteRegular />}
-                disabledFocusable={!!closed}
-                onClick={() => deletion.ask(r)}
-              />
-            </Tooltip>
-          </span>
-        </RoleGate>
+          <RoleGate roles={MANAGERS}>
+            <span className={styles.actions}>
+              <Tooltip content={`Return ${noun}`} relationship="label">
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  icon={<ArrowUndoRegular />}
+                  disabled={!/[1-9]/.test(r.remaining)}
+                  onClick={() => setReturning(r)}
+                />
+              </Tooltip>
+              <Tooltip content={`Duplicate ${noun} as new`} relationship="label">
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  icon={<CopyRegular />}
+                  onClick={() => setEditing({ duplicate: r })}
+                />
+              </Tooltip>
+              <Tooltip content={closed ?? `Edit ${noun}`} relationship={closed ? 'description' : 'label'}>
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  aria-label={`Edit ${noun}`}
+                  icon={<EditRegular />}
+                  disabledFocusable={!!closed}
+                  onClick={() => setEditing(r)}
+                />
+              </Tooltip>
+              <Tooltip content={closed ?? `Delete ${noun}`} relationship={closed ? 'description' : 'label'}>
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  aria-label={`Delete ${noun}`}
+                  icon={<DeleteRegular />}
+                  disabledFocusable={!!closed}
+                  onClick={() => deletion.ask(r)}
+                />
+              </Tooltip>
+            </span>
+          </RoleGate>
         );
       },
     },

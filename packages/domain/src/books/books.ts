@@ -39,7 +39,8 @@ export function decideBooks(command: BooksCommand, state: BooksState): DomainEve
   }
   if (current === null) throw conflict('The books are not closed: there is nothing to reopen.');
   const reason = command.reason.trim();
-  if (!reason) throw invalid('Please give a reason for reopening.', [{ msg: 'Reason is required', path: 'reason' }]);
+  if (!reason)
+    throw invalid('Please give a reason for reopening.', [{ msg: 'Reason is required', path: 'reason' }]);
   if (command.upTo !== null && command.upTo >= current)
     throw invalid(`Reopening keeps the books closed up to a date before ${formatBusinessDate(current)}.`, [
       { msg: `Must be before ${formatBusinessDate(current)}`, path: 'up_to' },

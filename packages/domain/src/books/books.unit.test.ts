@@ -2,7 +2,13 @@ import type { DomainEvent } from '@bahi/contracts';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
 import { givenWhenThen } from '../testing.ts';
-import { booksDecider, datesARecord, indexRecordDate, type RecordDates, refuseClosedPeriod } from './books.ts';
+import {
+  booksDecider,
+  datesARecord,
+  indexRecordDate,
+  type RecordDates,
+  refuseClosedPeriod,
+} from './books.ts';
 
 const gwt = givenWhenThen(booksDecider);
 const closedOct: DomainEvent = { type: 'BooksClosed', data: { up_to: '2026-10-31', previous: null } };
@@ -27,7 +33,10 @@ describe('closing and reopening the books', () => {
   it('refuses a close earlier than the current one: that takes a reopening', () => {
     gwt([closedOct])
       .when({ type: 'Close', upTo: '2026-09-30' })
-      .thenRefused('conflict', /already closed up to 31 Oct 2026: to close an earlier date, reopen them first/);
+      .thenRefused(
+        'conflict',
+        /already closed up to 31 Oct 2026: to close an earlier date, reopen them first/,
+      );
   });
 
   it('reopens with a reason, entirely or to an earlier date', () => {
@@ -39,13 +48,20 @@ describe('closing and reopening the books', () => {
     gwt([closedOct])
       .when({ type: 'Reopen', reason: 'October only', upTo: '2026-09-30' })
       .thenEvents([
-        { type: 'BooksReopened', data: { up_to: '2026-09-30', previous: '2026-10-31', reason: 'October only' } },
+        {
+          type: 'BooksReopened',
+          data: { up_to: '2026-09-30', previous: '2026-10-31', reason: 'October only' },
+        },
       ]);
   });
 
   it('refuses a reopening without a reason, of open books, or to a date not before the close', () => {
-    gwt([closedOct]).when({ type: 'Reopen', reason: '  ', upTo: null }).thenRefused('invalid', /reason/);
-    gwt([]).when({ type: 'Reopen', reason: 'x', upTo: null }).thenRefused('conflict', /not closed/);
+    gwt([closedOct])
+      .when({ type: 'Reopen', reason: '  ', upTo: null })
+      .thenRefused('invalid', /reason/);
+    gwt([])
+      .when({ type: 'Reopen', reason: 'x', upTo: null })
+      .thenRefused('conflict', /not closed/);
     gwt([closedOct])
       .when({ type: 'Reopen', reason: 'x', upTo: '2026-10-31' })
       .thenRefused('invalid', /before 31 Oct 2026/);
@@ -93,15 +109,17 @@ describe('the close guard', () => {
     expect(error?.kind).toBe('conflict');
     expect(error?.message).toBe('The books are closed up to 31 Oct 2026.');
     expect(error?.errors).toEqual([{ msg: 'The books are closed up to 31 Oct 2026.', path: 'expense_date' }]);
-    expect(refusal(() => refuseClosedPeriod([expense(A, '2026-11-01')], new Map(), '2026-10-31'))).toBeUndefined();
+    expect(
+      refusal(() => refuseClosedPeriod([expense(A, '2026-11-01')], new Map(), '2026-10-31')),
+    ).toBeUndefined();
     expect(refusal(() => refuseClosedPeriod([expense(A, '2026-01-01')], new Map(), null))).toBeUndefined();
   });
 
   it('refuses an edit or delete of a record dated in the closed period, even one moving out of it', () => {
     const dates: RecordDates = indexRecordDate(new Map(), expense(A, '2026-10-15'));
-    expect(refusal(() => refuseClosedPeriod([expense(A, '2026-11-02')], dates, '2026-10-31'))?.message).toMatch(
-      /closed up to 31 Oct 2026/,
-    );
+    expect(
+      refusal(() => refuseClosedPeriod([expense(A, '2026-11-02')], dates, '2026-10-31'))?.message,
+    ).toMatch(/closed up to 31 Oct 2026/);
     const deletion: DomainEvent = { type: 'ExpenseDeleted', data: { id: A, postings: [] } };
     expect(refusal(() => refuseClosedPeriod([deletion], dates, '2026-10-31'))?.errors?.[0]?.path).toBe(
       'expense_date',

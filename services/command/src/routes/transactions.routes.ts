@@ -356,7 +356,9 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         (error: unknown) => {
           // The rows share the common date: a refusal of it (the period close) points there.
           if (!(error instanceof DomainError) || !error.errors) throw error;
-          const errors = error.errors.map((e) => (e.path === 'sale_date' ? { ...e, path: 'common.sale_date' } : e));
+          const errors = error.errors.map((e) =>
+            e.path === 'sale_date' ? { ...e, path: 'common.sale_date' } : e,
+          );
           throw new DomainError(error.kind, error.message, errors);
         },
       );

@@ -11,8 +11,8 @@ import {
 import { DateFilter, ScreenProviders, useQuery } from '@bahi/ui/screen';
 import { Badge, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import type { ActivityEntry } from '../../shared/activity.ts';
-import { booksChange } from './books-change.ts';
 import { activityLogQuery, userChoicesQuery } from './api.ts';
+import { booksChange } from './books-change.ts';
 
 const PAGE_SIZES = [15, 25, 50, 100];
 const ENTITY_TYPES = [

@@ -51,7 +51,11 @@ function Books() {
   });
   const submitReopen = reopenForm.submit(async (values) => {
     await reopening.mutateAsync(values);
-    notify(values.up_to ? `The books are closed up to ${formatBusinessDate(values.up_to)}.` : 'The books are open.');
+    notify(
+      values.up_to
+        ? `The books are closed up to ${formatBusinessDate(values.up_to)}.`
+        : 'The books are open.',
+    );
     reopenForm.reset({ reason: '', up_to: '' });
   });
   const data = close.data;
