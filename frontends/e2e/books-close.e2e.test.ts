@@ -158,7 +158,7 @@ describe('closing the books in Chromium', () => {
     await openSettings('Close the books');
     await page.getByRole('textbox', { name: 'Reason' }).fill('Late invoice from Dev');
     await page.getByRole('button', { name: 'Reopen', exact: true }).click();
-    await page.getByText('The books are open.').waitFor();
+    await page.getByText('The books are open.').first().waitFor();
     await page.getByText(/because: Late invoice from Dev/).waitFor();
     expect((await api('GET', '/books/close')).closed_up_to).toBeNull();
     await openSettings('Activity Log');
