@@ -391,6 +391,16 @@ export const eventSchemas = {
     }),
   },
   /** The demo business was loaded (BAHI_DEMO=1), once. */
+  /**
+   * The books closed up to a date (`books`, issue #30): from then on nothing dated on or before
+   * it is written, changed or deleted. `previous`: the close it replaced (null: none).
+   */
+  BooksClosed: { version: 1, schema: z.object({ up_to: date, previous: date.nullable() }) },
+  /** The close moved back (to an earlier date, or none: `up_to` null), with the Admin's reason. */
+  BooksReopened: {
+    version: 1,
+    schema: z.object({ up_to: date.nullable(), previous: date, reason: text }),
+  },
   DemoLoaded: { version: 1, schema: z.object({ writes: z.number().int() }) },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
@@ -400,6 +410,9 @@ export type EventType = keyof typeof eventSchemas;
 
 /** The stream of `ReportSendRecorded`: every WhatsApp send's records (the reports worker's, an Admin's). */
 export const REPORT_SENDS_STREAM = 'report-sends';
+
+/** The stream of `BooksClosed` and `BooksReopened`: the period close (issue #30). */
+export const BOOKS_STREAM = 'books';
 
 /** The stream of `EventQuarantined` decisions (packages/projections/src/quarantine.ts). */
 export const QUARANTINE_STREAM = 'system-quarantine';

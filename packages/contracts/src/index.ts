@@ -1,3 +1,4 @@
+export * from './books.ts';
 export * from './cash.ts';
 export * from './events.ts';
 export * from './masters.ts';

@@ -1,4 +1,5 @@
 export * from './accounting/postings.ts';
+export * from './books/books.ts';
 export * from './cash/cash.ts';
 export * from './custom-fields/custom-fields.ts';
 export * from './decider.ts';

@@ -1,3 +1,4 @@
+import { BOOKS_RECORD_ID } from '@bahi/contracts';
 import { chunks, insertRows } from './batch.ts';
 import { type Projection, type TypedEvent, typed } from './projection.ts';
 
@@ -63,6 +64,11 @@ function changeOf(event: TypedEvent): Change | undefined {
       return deleted('Expense', event.data.id);
     case 'IncomeDeleted':
       return deleted('Income', event.data.id);
+    // The period close (issue #30): one record, the books, changed by each close and reopening.
+    case 'BooksClosed':
+      return { action: 'UPDATE', model: 'Books', id: BOOKS_RECORD_ID, data: { closed: event.data } };
+    case 'BooksReopened':
+      return { action: 'UPDATE', model: 'Books', id: BOOKS_RECORD_ID, data: { reopened: event.data } };
     default:
       return undefined;
   }

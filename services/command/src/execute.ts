@@ -1,7 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
-import { conflict, type Decider, requireStorable } from '@bahi/domain';
+import {
+  conflict,
+  type Decider,
+  datesARecord,
+  indexRecordDate,
+  type RecordDates,
+  refuseClosedPeriod,
+  requireStorable,
+} from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
+import { closedUpTo } from './books-close.ts';
 import { afterKeyedAppend } from './failpoints.ts';
 import { derivedUuid, type KeyedWrite, writeScopes } from './write-scope.ts';
 
@@ -72,6 +81,8 @@ export function setStreamCacheSize(size: number): void {
 interface Cached {
   evolve: StreamDecider<unknown>['evolve'];
   state: unknown;
+  /** Each record's business date in the stream, for the close guard (books-close.ts). */
+  dates: RecordDates;
   version: bigint;
   last: RecordedEvent;
 }
@@ -81,7 +92,7 @@ async function loadCached<S>(
   store: EventStore,
   streamId: string,
   decider: StreamDecider<S>,
-): Promise<{ state: S; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
+): Promise<{ state: S; dates: RecordDates; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
   let cache = caches.get(store);
   if (!cache) {
     cache = new Map();
@@ -95,6 +106,7 @@ async function loadCached<S>(
       remember(cache, streamId, {
         evolve: decider.evolve as Cached['evolve'],
         state: loaded.state,
+        dates: loaded.dates,
         version: loaded.last.streamVersion,
         last: loaded.last,
       });
@@ -102,10 +114,15 @@ async function loadCached<S>(
   }
   const newer = await store.readStream(streamId, { fromVersion: hit.version + 1n });
   let state = hit.state as S;
-  for (const event of newer) state = decider.evolve(state, parseEvent(event.type, event.data)); // throws: entry already out
+  const dates = hit.dates;
+  for (const event of newer) {
+    const parsed = parseEvent(event.type, event.data); // throws: entry already out
+    state = decider.evolve(state, parsed);
+    indexRecordDate(dates, parsed);
+  }
   const last = newer.at(-1) ?? hit.last;
-  remember(cache, streamId, { ...hit, state, version: last.streamVersion, last });
-  return { state, version: last.streamVersion, last };
+  remember(cache, streamId, { ...hit, state, dates, version: last.streamVersion, last });
+  return { state, dates, version: last.streamVersion, last };
 }
 
 /**
@@ -151,14 +168,17 @@ export async function loadStream<S>(
   store: EventStore,
   streamId: string,
   decider: StreamDecider<S>,
-): Promise<{ state: S; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
+): Promise<{ state: S; dates: RecordDates; version: bigint | 'no_stream'; last: RecordedEvent | undefined }> {
   const recorded = await store.readStream(streamId);
-  const state = recorded.reduce(
-    (s, e) => decider.evolve(s, parseEvent(e.type, e.data)),
-    decider.initialState(),
-  );
+  let state = decider.initialState();
+  const dates: RecordDates = new Map();
+  for (const e of recorded) {
+    const event = parseEvent(e.type, e.data);
+    state = decider.evolve(state, event);
+    indexRecordDate(dates, event);
+  }
   const last = recorded.at(-1);
-  return { state, version: last ? last.streamVersion : 'no_stream', last };
+  return { state, dates, version: last ? last.streamVersion : 'no_stream', last };
 }
 
 /**
@@ -204,9 +224,12 @@ export function execute<C, S>(
       keyed.recovering = false; // this step, and every later one, never happened
     }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { state, version, last } = await loadCached(store, streamId, decider);
+      const { state, dates, version, last } = await loadCached(store, streamId, decider);
       const events = decide(state);
       if (events.length === 0) return { position: last?.position ?? 0n, events };
+      // The period close, for every write of a dated record (docs/decisions.md, "The period
+      // close"): read under the books' shared lock, held until the request ends.
+      if (datesARecord(events)) refuseClosedPeriod(events, dates, await closedUpTo(store, scope));
       const toAppend = events.map((event, index) => {
         parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
         requireStorable(event); // nor one a read model could not hold: it would stop a projection for good

@@ -4,6 +4,7 @@ import type { CommandDeps } from './deps.ts';
 import { domainErrorToHttp } from './domain-errors.ts';
 import { aroundDryRuns } from './dry-run.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
+import { registerBooksRoutes } from './routes/books.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
 import { registerMasterRoutes } from './routes/masters.routes.ts';
 import { registerNotificationRoutes } from './routes/notifications.routes.ts';
@@ -32,6 +33,7 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
       await registerNotificationRoutes(app, deps);
       await registerProjectionRoutes(app, deps);
       await registerReportSendRoutes(app, deps);
+      await registerBooksRoutes(app, deps);
     }),
   );
 }

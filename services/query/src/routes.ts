@@ -1,6 +1,7 @@
 import { licenseStatus } from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { registerBooksRoutes } from './books.routes.ts';
 import { registerCashListRoutes } from './cash.routes.ts';
 import type { QueryDeps } from './deps.ts';
 import { registerEventStream, type StreamAuth } from './events.routes.ts';
@@ -45,6 +46,7 @@ export async function registerQueryRoutes(app: FastifyInstance, deps: QueryDepsW
   await registerNotificationListRoutes(app, deps);
   await registerProjectionStatusRoutes(app, deps);
   await registerVerifyRoutes(app, deps);
+  await registerBooksRoutes(app, deps);
   await registerReportFileRoutes(app, deps);
   await registerEventStream(app, deps);
 }

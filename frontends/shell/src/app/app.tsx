@@ -33,6 +33,9 @@ const WhatsAppOutboxPage = lazy(() =>
     default: m.WhatsAppOutboxPage,
   })),
 );
+const BooksPage = lazy(() =>
+  import('../features/books/books-page.tsx').then((m) => ({ default: m.BooksPage })),
+);
 const NotificationsPage = lazy(() =>
   import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -74,6 +77,10 @@ export function AppRoutes() {
         <Route
           path="settings/system"
           element={<RequireRole roles={['Admin']}>{screen(<SystemPage />)}</RequireRole>}
+        />
+        <Route
+          path="settings/books"
+          element={<RequireRole roles={['Admin']}>{screen(<BooksPage />)}</RequireRole>}
         />
         <Route
           path="settings/whatsapp-outbox"

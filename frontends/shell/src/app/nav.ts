@@ -74,6 +74,7 @@ export const NAV: NavEntry[] = [
       { label: 'Activity Log', path: '/settings/activity-log', roles: ADMIN },
       { label: 'Custom Fields', path: '/settings/custom-fields', roles: ADMIN_MANAGER },
       { label: 'System', path: '/settings/system', roles: ADMIN },
+      { label: 'Close the books', path: '/settings/books', roles: ADMIN },
       { label: 'WhatsApp outbox', path: '/settings/whatsapp-outbox', roles: ADMIN },
     ],
   },

@@ -9,7 +9,7 @@ import {
   RoleGate,
   useListState,
 } from '@bahi/ui';
-import { CityTabsFromQuery, type Page as ListPage, useConfirmDelete } from '@bahi/ui/screen';
+import { CityTabsFromQuery, type Page as ListPage, useClosedReason, useConfirmDelete } from '@bahi/ui/screen';
 import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
 import { AddRegular, ArrowUndoRegular, CopyRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -43,6 +43,8 @@ export function RecordListPage<T extends RecordRow>(props: {
   path: string;
   fetchFallback: string;
   emptyText: string;
+  /** The row's business date: rows in the closed period cannot be edited or deleted. */
+  date(row: T): string;
   useRows(list: RecordListState, cityId: string): UseQueryResult<ListPage<T>>;
   columns: Column<T>[];
   expanded(row: T): ReactNode;
@@ -58,6 +60,7 @@ export function RecordListPage<T extends RecordRow>(props: {
   const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | null>(null);
   const [returning, setReturning] = useState<T | null>(null);
   const noun = props.kind.toLowerCase();
+  const closedReason = useClosedReason();
 
   const deletion = useConfirmDelete<T>({
     remove: (id) => del.mutateAsync(id),
@@ -72,40 +75,53 @@ export function RecordListPage<T extends RecordRow>(props: {
       header: 'Actions',
       width: '160px',
       card: 'action',
-      render: (r) => (
-        <RoleGate roles={MANAGERS}>
-          <span className={styles.actions}>
-            <Tooltip content={`Return ${noun}`} relationship="label">
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<ArrowUndoRegular />}
-                disabled={!/[1-9]/.test(r.remaining)}
-                onClick={() => setReturning(r)}
-              />
-            </Tooltip>
-            <Tooltip content={`Duplicate ${noun} as new`} relationship="label">
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<CopyRegular />}
-                onClick={() => setEditing({ duplicate: r })}
-              />
-            </Tooltip>
-            <Tooltip content={`Edit ${noun}`} relationship="label">
-              <Button appearance="subtle" size="small" icon={<EditRegular />} onClick={() => setEditing(r)} />
-            </Tooltip>
-            <Tooltip content={`Delete ${noun}`} relationship="label">
-              <Button
-                appearance="subtle"
-                size="small"
-                icon={<DeleteRegular />}
-                onClick={() => deletion.ask(r)}
-              />
-            </Tooltip>
-          </span>
-        </RoleGate>
-      ),
+      render: (r) => {
+        // In the closed period: Edit and Delete disabled, the reason their tooltip and description.
+        const closed = closedReason(props.date(r));
+        return (
+          <RoleGate roles={MANAGERS}>
+            <span className={styles.actions}>
+              <Tooltip content={`Return ${noun}`} relationship="label">
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  icon={<ArrowUndoRegular />}
+                  disabled={!/[1-9]/.test(r.remaining)}
+                  onClick={() => setReturning(r)}
+                />
+              </Tooltip>
+              <Tooltip content={`Duplicate ${noun} as new`} relationship="label">
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  icon={<CopyRegular />}
+                  onClick={() => setEditing({ duplicate: r })}
+                />
+              </Tooltip>
+              <Tooltip content={closed ?? `Edit ${noun}`} relationship={closed ? 'description' : 'label'}>
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  aria-label={`Edit ${noun}`}
+                  icon={<EditRegular />}
+                  disabledFocusable={!!closed}
+                  onClick={() => setEditing(r)}
+                />
+              </Tooltip>
+              <Tooltip content={closed ?? `Delete ${noun}`} relationship={closed ? 'description' : 'label'}>
+                <Button
+                  appearance="subtle"
+                  size="small"
+                  aria-label={`Delete ${noun}`}
+                  icon={<DeleteRegular />}
+                  disabledFocusable={!!closed}
+                  onClick={() => deletion.ask(r)}
+                />
+              </Tooltip>
+            </span>
+          </RoleGate>
+        );
+      },
     },
   ];
 

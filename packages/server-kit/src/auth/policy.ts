@@ -21,7 +21,8 @@ export type WriteArea =
   | 'activity-log'
   | 'license-check'
   | 'read-models'
-  | 'backups';
+  | 'backups'
+  | 'books';
 
 const WRITERS: Record<WriteArea, readonly Role[]> = {
   masters: ['Admin', 'Manager'],
@@ -34,6 +35,7 @@ const WRITERS: Record<WriteArea, readonly Role[]> = {
   'license-check': ROLES,
   'read-models': ['Admin'],
   backups: ['Admin'],
+  books: ['Admin'],
 };
 
 const AREA_NAMES: Record<WriteArea, string> = {
@@ -47,6 +49,7 @@ const AREA_NAMES: Record<WriteArea, string> = {
   'license-check': 'the license check',
   'read-models': 'the read models',
   backups: 'the backups',
+  books: 'the period close',
 };
 
 export function mayWrite(role: Role, area: WriteArea): boolean {

@@ -10,6 +10,7 @@ export {
   useQueryClient,
 } from '@tanstack/react-query';
 export * from './amount.tsx';
+export * from './books-close.ts';
 export * from './confirm-delete.ts';
 export * from './date-input.tsx';
 export * from './date-text.ts';

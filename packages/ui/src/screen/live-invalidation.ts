@@ -27,6 +27,9 @@ export function keysConcerned(stream: string): QueryKey[] | 'all' {
     case 'custom':
     case 'custom-field':
       return [['settings', 'custom-fields'], ['transactions'], ['settings', 'activity-log']];
+    case 'books':
+      // The period close: which rows may be edited, and the activity log's entry.
+      return [['books'], ['settings', 'activity-log']];
     case 'report':
       // 'report-sends': a WhatsApp send recorded (a Send now that finished later, too).
       return [['settings', 'whatsapp-outbox']];

@@ -12,6 +12,7 @@ import {
 import {
   type CustomFieldEntity,
   checkCustomFields,
+  DomainError,
   directPurchaseDecider,
   directPurchaseStreamId,
   type InventoryCommand,
@@ -351,7 +352,16 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     },
     async (request, reply) => {
       const input = request.body;
-      const { ids, position } = await recordSales(requestMeta(request), input.common, input.sales);
+      const { ids, position } = await recordSales(requestMeta(request), input.common, input.sales).catch(
+        (error: unknown) => {
+          // The rows share the common date: a refusal of it (the period close) points there.
+          if (!(error instanceof DomainError) || !error.errors) throw error;
+          const errors = error.errors.map((e) =>
+            e.path === 'sale_date' ? { ...e, path: 'common.sale_date' } : e,
+          );
+          throw new DomainError(error.kind, error.message, errors);
+        },
+      );
       return reply.status(201).send({ ids, count: ids.length, position: position.toString() });
     },
   );

@@ -12,6 +12,7 @@ import { DateFilter, ScreenProviders, useQuery } from '@bahi/ui/screen';
 import { Badge, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import type { ActivityEntry } from '../../shared/activity.ts';
 import { activityLogQuery, userChoicesQuery } from './api.ts';
+import { booksChange } from './books-change.ts';
 
 const PAGE_SIZES = [15, 25, 50, 100];
 const ENTITY_TYPES = [
@@ -32,6 +33,7 @@ const ENTITY_TYPES = [
   'SaleReturn',
   'ClearingPayout',
   'SalaryPayment',
+  'Books',
 ];
 const FILTERS = ['userId', 'actionType', 'modelName', 'startDate', 'endDate'] as const;
 // UPDATE in the info colour (spec section 2): Fluent's informative is grey; brand is its blue.
@@ -112,7 +114,7 @@ function ActivityLog() {
             {r.model_name}
           </Text>
           <Text size={200} className={styles.muted}>
-            ID: {r.record_id}
+            {r.model_name === 'Books' ? booksChange(r.new_data) : `ID: ${r.record_id}`}
           </Text>
         </div>
       ),

@@ -19,6 +19,7 @@ export function PurchasesPage() {
       path="/transactions/purchases"
       fetchFallback="Failed to fetch purchases."
       emptyText="No purchases found."
+      date={(r) => r.purchase_date}
       useRows={usePurchasesPage}
       columns={[
         { key: 'date', header: 'Date', render: (r) => formatDate(r.purchase_date) },

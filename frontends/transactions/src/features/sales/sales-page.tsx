@@ -17,6 +17,7 @@ export function SalesPage() {
       path="/transactions/sales"
       fetchFallback="Failed to fetch sales."
       emptyText="No sales found."
+      date={(r) => r.sale_date}
       useRows={useSalesPage}
       columns={[
         { key: 'date', header: 'Date', render: (r) => formatDate(r.sale_date) },
