@@ -1,72 +1,32 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { freePort, waitFor } from '../../test/processes.ts';
+import { type Gateway, nginxAvailable, startGateway } from '../../test/gateway.ts';
+import { waitFor } from '../../test/processes.ts';
 import { openBrowser } from './browser.ts';
 
-const NGINX = '/usr/sbin/nginx';
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
-const TEMPLATE = join(dirname(FRONTENDS), 'deploy', 'gateway', 'bahi.conf.template');
-if (!existsSync(NGINX)) console.log(`gateway.e2e.test: skipped, ${NGINX} is not installed`);
+if (!nginxAvailable) console.log('gateway.e2e.test: skipped, nginx is not installed');
 
 /**
  * Distributed mode's front door: the real nginx gateway config serving the built frontends
  * from FRONTENDS_ROOT and proxying /api (the standalone app stands in for command and query).
  */
-describe.skipIf(!existsSync(NGINX))('the frontends through the nginx gateway', () => {
+describe.skipIf(!nginxAvailable)('the frontends through the nginx gateway', () => {
   let app: TestApp;
-  let dir: string;
-  let nginx: ChildProcess;
+  let started: Gateway | undefined;
   let gateway: string;
   let browser: Awaited<ReturnType<typeof openBrowser>>;
   let page: Page;
 
   beforeAll(async () => {
     app = await openTestApp();
-    dir = await mkdtemp(join(tmpdir(), 'bahi-gw-e2e-'));
     const api = `127.0.0.1:${new URL(app.bahi.url).port}`;
-    const port = await freePort();
-    gateway = `http://127.0.0.1:${port}`;
-    const vars: Record<string, string> = {
-      COMMAND_UPSTREAM: api,
-      QUERY_UPSTREAM: api,
-      FRONTENDS_ROOT: FRONTENDS,
-      GATEWAY_PORT: `127.0.0.1:${port}`,
-    };
-    const rendered = (await readFile(TEMPLATE, 'utf8')).replace(
-      /\$\{([A-Z_]+)\}/g,
-      (m, n: string) => vars[n] ?? m,
-    );
-    const t = (name: string) => join(dir, name);
-    await writeFile(t('bahi.conf'), rendered);
-    await writeFile(
-      t('nginx.conf'),
-      [
-        'daemon off;',
-        'worker_processes 1;',
-        `pid ${t('nginx.pid')};`,
-        `error_log ${t('error.log')} warn;`,
-        'events { worker_connections 256; }',
-        'http {',
-        '  include /etc/nginx/mime.types;',
-        '  default_type application/octet-stream;',
-        `  client_body_temp_path ${t('client_body')};`,
-        `  proxy_temp_path ${t('proxy')};`,
-        `  fastcgi_temp_path ${t('fastcgi')};`,
-        `  uwsgi_temp_path ${t('uwsgi')};`,
-        `  scgi_temp_path ${t('scgi')};`,
-        '  access_log off;',
-        `  include ${t('bahi.conf')};`,
-        '}',
-      ].join('\n'),
-    );
-    nginx = spawn(NGINX, ['-p', dir, '-c', t('nginx.conf'), '-e', t('error.log')], { stdio: 'inherit' });
+    // The real template, rendered and run as the gateway tests do (test/gateway.ts).
+    started = await startGateway({ commandUpstream: api, queryUpstream: api, frontendsRoot: FRONTENDS });
+    gateway = started.url;
     await waitFor(
       'gateway',
       async () => ((await fetch(`${gateway}/api/health`).catch(() => null))?.ok ? true : undefined),
@@ -79,9 +39,8 @@ describe.skipIf(!existsSync(NGINX))('the frontends through the nginx gateway', (
 
   afterAll(async () => {
     await browser?.close();
-    nginx?.kill('SIGTERM');
+    await started?.stop();
     await app?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('signs in, loads a remote from /remotes/<name>/ and hears the live stream', async () => {

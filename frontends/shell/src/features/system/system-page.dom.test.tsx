@@ -168,8 +168,14 @@ describe('System screen', () => {
     expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     // The page is in reach again once the dialog has gone.
     fireEvent.click(await within(report).findByRole('button', { name: 'Rebuild and swap' }));
+    // Looked up afresh until found: the cancelled dialog may still be leaving (aria-hidden) when
+    // the new one opens (seen under load in CI).
     fireEvent.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Rebuild and swap' }),
+      await waitFor(() =>
+        within(screen.getByRole('alertdialog', { name: 'Rebuild and swap?' })).getByRole('button', {
+          name: 'Rebuild and swap',
+        }),
+      ),
     );
     await waitFor(() =>
       expect(api.calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
