@@ -37,7 +37,7 @@ interface Screen {
   link: string;
   heading: string | RegExp;
   /** After the link: the click that is timed, when it is not the link itself. */
-  then?: (page: Page) => Promise<void>;
+  via?: (page: Page) => Promise<void>;
 }
 
 const SCREENS: Screen[] = [
@@ -47,9 +47,15 @@ const SCREENS: Screen[] = [
     group: 'Masters',
     link: 'Collectors',
     heading: /^Ledger: /,
-    then: async (page) => {
+    via: async (page) => {
       await page.getByRole('heading', { name: 'Collectors', exact: true }).waitFor();
-      await page.getByRole('table', { name: 'Collectors' }).getByRole('row').nth(1).getByRole('link').first().waitFor();
+      await page
+        .getByRole('table', { name: 'Collectors' })
+        .getByRole('row')
+        .nth(1)
+        .getByRole('link')
+        .first()
+        .waitFor();
     },
   },
   { name: 'Day-wise', group: 'Financials', link: 'Day-wise Report', heading: 'Day-wise Report' },
@@ -69,8 +75,15 @@ const WATCH = `(pattern) => new Promise((resolve) => {
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
 })`;
 
-async function visit(browser: Browser, app: TestApp, screen: Screen): Promise<{ ms: number; prefetch?: number }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+async function visit(
+  browser: Browser,
+  app: TestApp,
+  screen: Screen,
+): Promise<{ ms: number; prefetch?: number }> {
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    reducedMotion: 'reduce',
+  });
   try {
     await context.addInitScript(`
       document.addEventListener('click', () => { window.__clickAt = performance.now(); }, true);
@@ -89,10 +102,15 @@ async function visit(browser: Browser, app: TestApp, screen: Screen): Promise<{ 
     const link = nav.getByRole('link', { name: screen.link, exact: true });
     await link.waitFor();
     let target = link;
-    if (screen.then) {
+    if (screen.via) {
       await link.click();
-      await screen.then(page);
-      target = page.getByRole('table', { name: 'Collectors' }).getByRole('row').nth(1).getByRole('link').first();
+      await screen.via(page);
+      target = page
+        .getByRole('table', { name: 'Collectors' })
+        .getByRole('row')
+        .nth(1)
+        .getByRole('link')
+        .first();
     }
     const pattern = typeof screen.heading === 'string' ? `^${screen.heading}$` : screen.heading.source;
     const shown = page.evaluate(`(${WATCH})(${JSON.stringify(pattern)})`) as Promise<number>;
@@ -120,7 +138,11 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'],
 });
 try {
-  log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} runs, dwell ${DWELL_MS} ms`);
+  log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${RUNS} runs, dwell ${DWELL_MS} ms`,
+  );
   const rank = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.ceil(p * v.length) - 1]!;
   const rows: string[] = [];
   for (const screen of SCREENS) {
@@ -140,7 +162,11 @@ try {
     log(row);
     rows.push(row);
   }
-  log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(rows.join('\n'));
 } finally {
   await browser.close();
