@@ -20,19 +20,23 @@ async function fresh() {
       },
     };
   };
+  const parts = async () => {
+    events.push('parts');
+  };
   const done = () => performance.getEntriesByName(PREFETCH_DONE_MARK).length > 0;
-  return { prefetchRemotes, load, events, done };
+  return { prefetchRemotes, load, parts, events, done };
 }
 
 describe('the idle prefetch of the remotes', () => {
   it('loads one remote at a time, then its screens; a failed one is skipped; once per page', async () => {
     localStorage.removeItem('bahi.prefetch');
     performance.clearMarks();
-    const { prefetchRemotes, load, events, done } = await fresh();
-    prefetchRemotes(load as never);
-    prefetchRemotes(load as never);
+    const { prefetchRemotes, load, parts, events, done } = await fresh();
+    prefetchRemotes(load as never, parts);
+    prefetchRemotes(load as never, parts);
     await vi.waitFor(() => expect(done()).toBe(true), { timeout: 20_000, interval: 100 });
     expect(events).toEqual([
+      'parts',
       'load transactions',
       'preload transactions',
       'load reports',
@@ -42,12 +46,12 @@ describe('the idle prefetch of the remotes', () => {
   });
 
   it('does nothing with the switch off, or when the browser saves data', async () => {
-    const { prefetchRemotes, load, events } = await fresh();
+    const { prefetchRemotes, load, parts, events } = await fresh();
     localStorage.setItem('bahi.prefetch', 'off');
-    prefetchRemotes(load as never);
+    prefetchRemotes(load as never, parts);
     localStorage.removeItem('bahi.prefetch');
     vi.stubGlobal('navigator', { ...navigator, connection: { saveData: true } });
-    prefetchRemotes(load as never);
+    prefetchRemotes(load as never, parts);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(events).toEqual([]);
   });

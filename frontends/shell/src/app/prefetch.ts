@@ -1,8 +1,10 @@
+import { preloadScreenParts } from '@bahi/ui';
 import { loadRoutesModule, type RemoteName } from './remote-outlet.tsx';
 
 /**
- * The remotes fetched ahead, in this order: the entry and routes module of each, then its
- * likely screens (its routes module's `preload`). Masters' screens are in its routes module.
+ * The remotes fetched ahead, in this order (after the screens' shared table and tabs): the entry
+ * and routes module of each, then its likely screens (its routes module's `preload`). Masters'
+ * screens are in its routes module.
  */
 export const PREFETCH_ORDER: readonly RemoteName[] = ['transactions', 'reports', 'masters'];
 
@@ -75,11 +77,19 @@ const QUIET_MS = 500;
  * behind it. A
  * remote that fails here is left as it was: its first visit loads it (or shows Retry).
  */
-export function prefetchRemotes(load: typeof loadRoutesModule = loadRoutesModule): void {
+export function prefetchRemotes(
+  load: typeof loadRoutesModule = loadRoutesModule,
+  parts: () => Promise<void> = preloadScreenParts,
+): void {
   if (started || prefetchOff()) return;
   started = true;
   void (async () => {
     await firstScreenSettled();
+    try {
+      await parts();
+    } catch (error) {
+      console.warn('prefetch of the tables and tabs failed; they load when shown', error);
+    }
     for (const remote of PREFETCH_ORDER) {
       await idle();
       try {

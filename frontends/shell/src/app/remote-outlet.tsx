@@ -43,6 +43,12 @@ const load = (remote: RemoteName): Promise<RemoteRoutesComponent> =>
  * progress) shows an error panel with Retry instead of a blank page.
  */
 export function RemoteOutlet(props: { remote: RemoteName; base: string; loader?: typeof load }) {
+  // Keyed by remote: going from /masters/... to /reports/... React would otherwise keep this
+  // component, and its state (the masters' routes, ready), for the other remote's route.
+  return <RemoteScreens key={props.remote} {...props} />;
+}
+
+function RemoteScreens(props: { remote: RemoteName; base: string; loader?: typeof load }) {
   const loader = props.loader ?? load;
   const [state, setState] = useState<
     | { status: 'loading' }
