@@ -86,8 +86,7 @@ beforeAll(async () => {
   ).id;
   ids.imran = (await api('POST', '/masters/collectors', { name: 'Imran Karachi', city_id: ids.karachi })).id;
   await api('POST', '/masters/godowns', { name: 'Bhiwandi', opening_balance: '10000' });
-  // Without the idle prefetch: the budget test measures the scripts the first screen loads.
-  browser = await openSignedIn(app, { prefetch: false });
+  browser = await openSignedIn(app);
   page = browser.page;
 }, 180_000);
 
