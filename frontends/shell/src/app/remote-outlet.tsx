@@ -26,6 +26,12 @@ async function load(remote: RemoteName): Promise<RemoteRoutesComponent> {
  * progress) shows an error panel with Retry instead of a blank page.
  */
 export function RemoteOutlet(props: { remote: RemoteName; base: string; loader?: typeof load }) {
+  // Keyed by remote: going from /masters/... to /reports/... React would otherwise keep this
+  // component, and its state (the masters' screens, ready), for the other remote's route: a 404.
+  return <RemoteScreens key={props.remote} {...props} />;
+}
+
+function RemoteScreens(props: { remote: RemoteName; base: string; loader?: typeof load }) {
   const loader = props.loader ?? load;
   const [state, setState] = useState<
     | { status: 'loading' }
