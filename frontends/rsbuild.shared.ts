@@ -27,6 +27,18 @@ const shared = {
   '@bahi/ui/form': { singleton: true, requiredVersion: '^0.1.0', version: '0.1.0' },
 };
 
+/**
+ * One copy of each shared module: the first registered (the shell's, which registers first) is
+ * the one every remote uses. Under the runtime's default, 'version-first', a container registered
+ * later replaces a same-version copy that is registered but not loaded yet whenever its name
+ * sorts after the registrant's (@module-federation/runtime-core, initializeSharing's register):
+ * with the remotes fetched ahead by the idle prefetch, a screen could hold one remote's copy of
+ * `@bahi/ui/screen` while a dialog loaded later took another's, two TanStack Query caches or
+ * two form contexts. 'loaded-first' never replaces a registered copy (docs/decisions.md, "One
+ * copy of each shared module").
+ */
+const SHARE_STRATEGY = 'loaded-first' as const;
+
 const common: RsbuildConfig = {
   plugins: [pluginReact()],
   source: { entry: { index: './src/index.ts' } },
@@ -54,6 +66,7 @@ export function hostConfig(): RsbuildConfig {
       pluginModuleFederation({
         name: 'shell',
         shared,
+        shareStrategy: SHARE_STRATEGY,
         dts: false,
       }),
     ],
@@ -74,6 +87,7 @@ export function remoteConfig(name: RemoteName): RsbuildConfig {
         name,
         exposes: { './routes': './src/routes.tsx' },
         shared,
+        shareStrategy: SHARE_STRATEGY,
         dts: false,
       }),
     ],

@@ -67,7 +67,8 @@ try {
   }
   log(`busiest collector: ${busiest.name} with ${busiest.lines} ledger lines`);
 
-  const browser = await openSignedIn(app);
+  // Without the idle prefetch of the other remotes: it would run beside the measured loads.
+  const browser = await openSignedIn(app, { prefetch: false });
   const { page } = browser;
   await page.setViewportSize({ width: 1366, height: 900 });
   // Browser code as text: this file is type-checked for Node, without the DOM's types.

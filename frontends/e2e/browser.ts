@@ -6,8 +6,12 @@ import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.BAHI_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with a throwaway profile (TOOLCHAIN.md). */
-export async function openBrowser(): Promise<{
+/**
+ * Debian's Chromium, headless, with a throwaway profile (TOOLCHAIN.md). `prefetch: false` turns
+ * the shell's idle prefetch of the remotes off (its switch, docs/frontend.md): for the budget
+ * tests, which measure what a screen needs by the scripts it loads.
+ */
+export async function openBrowser(options: { prefetch?: boolean } = {}): Promise<{
   context: BrowserContext;
   page: Page;
   close(): Promise<void>;
@@ -30,6 +34,7 @@ export async function openBrowser(): Promise<{
       '--disable-sync',
     ],
   });
+  if (options.prefetch === false) await context.addInitScript(PREFETCH_OFF);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
@@ -41,11 +46,15 @@ export async function openBrowser(): Promise<{
   };
 }
 
+/** The shell's prefetch switch (frontends/shell/src/app/prefetch.ts), set before the app starts. */
+const PREFETCH_OFF = `try { localStorage.setItem('bahi.prefetch', 'off'); } catch {}`;
+
 /** Chromium on the app, signed in as its first Admin, on the dashboard (a 15 s wait per step). */
-export async function openSignedIn(app: {
-  bahi: { url: string; config: { BAHI_ADMIN_EMAIL: string; BAHI_ADMIN_PASSWORD: string } };
-}): Promise<Awaited<ReturnType<typeof openBrowser>>> {
-  const browser = await openBrowser();
+export async function openSignedIn(
+  app: { bahi: { url: string; config: { BAHI_ADMIN_EMAIL: string; BAHI_ADMIN_PASSWORD: string } } },
+  options: { prefetch?: boolean } = {},
+): Promise<Awaited<ReturnType<typeof openBrowser>>> {
+  const browser = await openBrowser(options);
   const { page } = browser;
   page.setDefaultTimeout(15_000);
   await page.goto(`${app.bahi.url}/login`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../packages/ui/src/format.ts';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { BUDGET_KB } from '../build.ts';
-import { openBrowser } from './browser.ts';
+import { openBrowser, openSignedIn } from './browser.ts';
 import { scriptsLoaded } from './budget.ts';
 
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -67,7 +67,9 @@ beforeAll(async () => {
       BAHI_LICENSE_PUBLIC_KEY_FILE: join(dir, 'public.pem'),
     }),
   });
-  browser = await openBrowser();
+  // The budget tests measure the scripts each screen loads: without the idle prefetch, which
+  // would have fetched them already (its own test below turns it on).
+  browser = await openBrowser({ prefetch: false });
   page = browser.page;
   page.setDefaultTimeout(10_000);
 });
@@ -244,6 +246,42 @@ describe('the shell in Chromium', () => {
     console.log('bundle budget (gzip kB):', JSON.stringify(figures));
     expect(shell.kb).toBeLessThanOrEqual(BUDGET_KB.shell);
     for (const kb of Object.values(remotes)) expect(kb).toBeLessThanOrEqual(BUDGET_KB.remote);
+  });
+
+  it('fetches the screens ahead when idle after sign-in: opening Purchases then loads no script', async () => {
+    const fresh = await openSignedIn(app);
+    try {
+      const p = fresh.page;
+      // The shell marks the end of its prefetch (frontends/shell/src/app/prefetch.ts).
+      await p.waitForFunction(() => performance.getEntriesByName('bahi:prefetch-done').length > 0, null, {
+        timeout: 60_000,
+      });
+      const prefetched = (await p.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => e.name),
+      )) as string[];
+      expect(prefetched.some((u) => u.includes('/remotes/transactions/'))).toBe(true);
+      expect(prefetched.some((u) => u.includes('/remotes/reports/'))).toBe(true);
+      const opened = await scriptsLoaded(p, async () => {
+        const nav = p.getByRole('navigation', { name: 'Main' });
+        await nav.getByRole('button', { name: 'Transactions', exact: true }).click();
+        await nav.getByRole('link', { name: 'Purchases', exact: true }).click();
+        await p.getByRole('heading', { name: 'Purchases', exact: true }).waitFor();
+      });
+      expect(opened.urls).toEqual([]);
+      // From one remote's screen to another's, both loaded already: the other remote's screen,
+      // not the first one's routes kept for it (its 404).
+      await p
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: 'Reports', exact: true })
+        .click();
+      await p
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Balances', exact: true })
+        .click();
+      await p.getByRole('heading', { name: 'Balances Report', exact: true }).waitFor();
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('saves a screenshot of each shell screen in both themes, at 1366 and 390 px', async () => {

@@ -86,7 +86,8 @@ beforeAll(async () => {
   ).id;
   ids.imran = (await api('POST', '/masters/collectors', { name: 'Imran Karachi', city_id: ids.karachi })).id;
   await api('POST', '/masters/godowns', { name: 'Bhiwandi', opening_balance: '10000' });
-  browser = await openSignedIn(app);
+  // Without the idle prefetch: the budget test measures the scripts the first screen loads.
+  browser = await openSignedIn(app, { prefetch: false });
   page = browser.page;
 }, 180_000);
 

@@ -1,4 +1,4 @@
-import { lazyNamed, NotFoundPage, Route, Routes } from '@bahi/ui';
+import { lazyNamed, NotFoundPage, preloadInTurn, Route, Routes } from '@bahi/ui';
 import { ScreenProviders } from '@bahi/ui/screen';
 import { Spinner } from '@fluentui/react-components';
 import { Suspense } from 'react';
@@ -14,6 +14,18 @@ const SalaryReportPage = lazyNamed(
 const LedgerPage = lazyNamed(() => import('./features/ledger/ledger-page.tsx'), 'LedgerPage');
 const DaywisePage = lazyNamed(() => import('./features/daywise/daywise-page.tsx'), 'DaywisePage');
 const CashbookPage = lazyNamed(() => import('./features/cashbook/cashbook-page.tsx'), 'CashbookPage');
+
+/** Every screen's code, most visited first, fetched by the shell when the browser is idle. */
+export const preload = () =>
+  preloadInTurn([
+    BalancesPage,
+    LedgerPage,
+    DaywisePage,
+    StockPage,
+    CashbookPage,
+    PaymentsPage,
+    SalaryReportPage,
+  ]);
 
 /**
  * Reports and Financials (spec section 2): the shell mounts this remote at /reports/* and

@@ -1,4 +1,4 @@
-import { lazyNamed, NotFoundPage, Route, Routes } from '@bahi/ui';
+import { lazyNamed, NotFoundPage, preloadInTurn, Route, Routes } from '@bahi/ui';
 import { ScreenProviders } from '@bahi/ui/screen';
 import { Spinner } from '@fluentui/react-components';
 import { Suspense } from 'react';
@@ -10,6 +10,14 @@ const BulkSalePage = lazyNamed(() => import('./features/bulk-sale/bulk-sale-page
 const TransfersPage = lazyNamed(() => import('./features/transfers/transfers-page.tsx'), 'TransfersPage');
 const ExpensesPage = lazyNamed(() => import('./features/expenses/expenses-page.tsx'), 'ExpensesPage');
 const IncomesPage = lazyNamed(() => import('./features/incomes/incomes-page.tsx'), 'IncomesPage');
+
+/**
+ * The lists' code, fetched by the shell when the browser is idle after sign-in. Not the Bulk
+ * Sale grid: it carries the forms (react-hook-form, zod, the schemas) and is seldom the next
+ * screen; it still loads on its first opening.
+ */
+export const preload = () =>
+  preloadInTurn([PurchasesPage, SalesPage, TransfersPage, ExpensesPage, IncomesPage]);
 
 /** The transactions remote's screens under /transactions (spec section 2, route table). */
 export default function TransactionsRoutes(_props: { base: string }) {

@@ -18,6 +18,7 @@ export * from './role-gate.tsx';
 export * from './router-link.tsx';
 export * from './routing.ts';
 export * from './row-card.tsx';
+export * from './screen-parts.ts';
 export * from './session.ts';
 export * from './snackbar.tsx';
 export * from './use-debounced-value.ts';

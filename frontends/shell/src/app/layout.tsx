@@ -1,9 +1,10 @@
 import { useSession } from '@bahi/ui';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { LicenseBanner } from '../features/license/license-banner.tsx';
 import { Drawer } from './drawer.tsx';
+import { prefetchRemotes } from './prefetch.ts';
 import { TopBar } from './top-bar.tsx';
 
 const NARROW = '@media (max-width: 900px)';
@@ -63,6 +64,8 @@ export function AppLayout() {
   const styles = useStyles();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
+  // Signed in: the remotes' code comes in while the person reads the first screen.
+  useEffect(() => prefetchRemotes(), []);
   return (
     <div className={styles.root}>
       <div className={styles.top}>

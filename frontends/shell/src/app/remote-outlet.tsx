@@ -1,4 +1,4 @@
-import { ErrorAlert, type RemoteRoutesComponent } from '@bahi/ui';
+import { ErrorAlert, type RemoteRoutesComponent, type RemoteRoutesModule } from '@bahi/ui';
 import { Button, Spinner } from '@fluentui/react-components';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { useCallback, useEffect, useState } from 'react';
@@ -7,19 +7,36 @@ export type RemoteName = 'masters' | 'transactions' | 'reports';
 
 const loaded = new Map<RemoteName, RemoteRoutesComponent>();
 const registered = new Set<RemoteName>();
+/** A remote's routes module, loading or loaded: the outlet and the prefetch share one load. */
+const loading = new Map<RemoteName, Promise<RemoteRoutesModule>>();
 
 /** Where a remote's manifest is: served by the standalone server and the gateway alike. */
 export const remoteManifest = (remote: RemoteName) => `/remotes/${remote}/mf-manifest.json`;
 
-async function load(remote: RemoteName): Promise<RemoteRoutesComponent> {
-  // Registered on first use; after a failure registered again with force, which drops the
-  // runtime's cached failed manifest and entry so Retry really fetches them again.
-  registerRemotes([{ name: remote, entry: remoteManifest(remote) }], { force: registered.has(remote) });
-  registered.add(remote);
-  const mod = await loadRemote<{ default: RemoteRoutesComponent }>(`${remote}/routes`);
-  if (!mod?.default) throw new Error(`The ${remote} screens did not load.`);
-  return mod.default;
+/**
+ * A remote's entry and routes module, fetched once. The screens are in `loaded` when it
+ * resolves; a failure is forgotten, so Retry (or the next prefetch) fetches again.
+ */
+export function loadRoutesModule(remote: RemoteName): Promise<RemoteRoutesModule> {
+  const pending = loading.get(remote);
+  if (pending) return pending;
+  const attempt = (async () => {
+    // Registered on first use; after a failure registered again with force, which drops the
+    // runtime's cached failed manifest and entry so Retry really fetches them again.
+    registerRemotes([{ name: remote, entry: remoteManifest(remote) }], { force: registered.has(remote) });
+    registered.add(remote);
+    const mod = await loadRemote<RemoteRoutesModule>(`${remote}/routes`);
+    if (!mod?.default) throw new Error(`The ${remote} screens did not load.`);
+    loaded.set(remote, mod.default);
+    return mod;
+  })();
+  loading.set(remote, attempt);
+  attempt.catch(() => loading.delete(remote));
+  return attempt;
 }
+
+const load = (remote: RemoteName): Promise<RemoteRoutesComponent> =>
+  loadRoutesModule(remote).then((mod) => mod.default);
 
 /**
  * A remote's screens under /{base}/*. A remote that fails to load (server down, deploy in
@@ -27,7 +44,7 @@ async function load(remote: RemoteName): Promise<RemoteRoutesComponent> {
  */
 export function RemoteOutlet(props: { remote: RemoteName; base: string; loader?: typeof load }) {
   // Keyed by remote: going from /masters/... to /reports/... React would otherwise keep this
-  // component, and its state (the masters' screens, ready), for the other remote's route: a 404.
+  // component, and its state (the masters' routes, ready), for the other remote's route.
   return <RemoteScreens key={props.remote} {...props} />;
 }
 
