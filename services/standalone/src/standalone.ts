@@ -10,13 +10,13 @@ import {
   seedScale,
   watchLicense,
 } from '@bahi/command';
-import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projections';
 import { registerQueryRoutes } from '@bahi/query';
 import { connectReports, type InProcessReports, inProcessReports } from '@bahi/report-jobs';
 import { startReportsWorker } from '@bahi/reports-worker';
 import {
+  appendToLog,
   closeApp,
   createHttpApp,
   licenseFromConfig,
@@ -79,9 +79,10 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
     return { status: res.statusCode, body: res.json() };
   };
   const result = await seedScale(call, SCALES.small, new Date().toISOString().slice(0, 10));
-  await eventStore.append(
+  await appendToLog(
+    eventStore,
     'system-demo',
-    [{ type: 'DemoLoaded', data: { writes: result.writes }, metadata: { schemaVersion: 1 } }],
+    [{ type: 'DemoLoaded', data: { writes: result.writes } }],
     'no_stream',
   );
   return result;
@@ -190,15 +191,10 @@ export async function startStandalone(
     });
     stops.push(() => projector.stop());
 
-    await storage.eventStore.append(
+    await appendToLog(
+      storage.eventStore,
       'system-standalone',
-      [
-        {
-          type: 'StandaloneStarted',
-          data: { pid: process.pid, frontendsBuilt: frontends.built },
-          metadata: { schemaVersion: eventSchemas.StandaloneStarted.version },
-        },
-      ],
+      [{ type: 'StandaloneStarted', data: { pid: process.pid, frontendsBuilt: frontends.built } }],
       'any',
     );
 
