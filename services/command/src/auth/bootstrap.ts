@@ -1,7 +1,7 @@
 import { WrongExpectedVersionError } from '@bahi/event-store';
 import { appendToLog } from '@bahi/server-kit';
 import type { CommandDeps } from '../deps.ts';
-import { createUser } from '../routes/users.routes.ts';
+import { createUser } from '../handlers/users.ts';
 import { userHoldingEmail } from './users.ts';
 
 const BOOTSTRAP_STREAM = 'system-bootstrap';
