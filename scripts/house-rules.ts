@@ -23,6 +23,15 @@ export interface HouseProblem {
 }
 
 export const MAX_FUNCTION_LINES = 120;
+/**
+ * Functions still over MAX_FUNCTION_LINES, each with the most lines it may keep until it is split
+ * (a ratchet: it may shrink, never grow, and a new one may not join). Issue #29 left one.
+ */
+export const STILL_LONG: Record<string, number> = {
+  // The shadow rebuild's replay, comparison and swap share its lanes and window; splitting it
+  // wants its own change with the rebuild crash tests run over it.
+  'packages/projections/src/rebuild.ts rebuildProjections': 332,
+};
 export const MAX_ROUTE_FILE_LINES = 200;
 export const EVENT_LOG_DOOR = 'packages/server-kit/src/event-log.ts';
 const ROUTES = 'services/command/src/routes';
@@ -133,7 +142,8 @@ export function longFunctions(root: string, max = MAX_FUNCTION_LINES): HouseProb
       if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
         const first = lineOf(source, node.getStart());
         const lines = lineOf(source, node.getEnd()) - first + 1;
-        if (lines > max)
+        const allowed = STILL_LONG[`${file} ${functionName(node)}`];
+        if (lines > max && !(allowed !== undefined && lines <= allowed && max === MAX_FUNCTION_LINES))
           problems.push({
             file,
             line: first,

@@ -58,8 +58,8 @@ const nominalName = (name: string) => {
   return rest.length > 0 ? `${head}: ${rest.join(':')}` : name;
 };
 
-/** The answer to a dry run: the events' postings against the books as they stand. */
-export async function buildPreview(deps: CommandDeps, events: readonly DomainEvent[]): Promise<Preview> {
+/** The events' postings summed per account: amount and quantity, in the account's currency. */
+function sumMoves(events: readonly DomainEvent[]) {
   const moves = new Map<string, { currency: string; amount: Dec; quantity: Dec }>();
   for (const event of events) {
     const postings = (event.data as { postings?: Posting[] }).postings ?? [];
@@ -74,6 +74,12 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
       moves.set(p.account, move);
     }
   }
+  return moves;
+}
+
+/** The answer to a dry run: the events' postings against the books as they stand. */
+export async function buildPreview(deps: CommandDeps, events: readonly DomainEvent[]): Promise<Preview> {
+  const moves = sumMoves(events);
   if (moves.size === 0) return { dryRun: true, lines: [], stock: [] };
 
   // Balances as the read side shows them: wait (bounded) for the journal to reach the log's head.

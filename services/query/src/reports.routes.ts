@@ -78,6 +78,12 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     },
   );
 
+  registerSummaryRoutes(app, deps);
+}
+
+/** The Balances report, the dashboard, the day-wise report and the cashbook. */
+function registerSummaryRoutes(app: FastifyInstance, deps: QueryDeps): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   /** The Balances report: the four kinds of account, each a list page with its filters. */
   api.get(
     '/api/reports/balances',

@@ -88,6 +88,26 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
   return result;
 }
 
+export interface StandaloneOptions {
+  logger?: boolean;
+  /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
+  storage?: () => Promise<Storage>;
+  /**
+   * Tests: report jobs on BullMQ over this Redis (under their own key prefix), the queue and
+   * worker of distributed mode, instead of the in-process queue.
+   */
+  reportsRedis?: { url: string; prefix: string };
+}
+
+/** Every route the app registers from now on, with its schema (the contract tests read them). */
+function collectRoutes(app: FastifyInstance) {
+  const routes: { method: string; url: string; schema?: unknown }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
+  });
+  return routes;
+}
+
 /**
  * `npm start`: the whole of Bahi in one process on one port: the command, query,
  * projector and reports-worker parts on an embedded PGlite under BAHI_DATA_DIR, and the
@@ -95,16 +115,7 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
  */
 export async function startStandalone(
   env: NodeJS.ProcessEnv = process.env,
-  options: {
-    logger?: boolean;
-    /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
-    storage?: () => Promise<Storage>;
-    /**
-     * Tests: report jobs on BullMQ over this Redis (under their own key prefix), the queue and
-     * worker of distributed mode, instead of the in-process queue.
-     */
-    reportsRedis?: { url: string; prefix: string };
-  } = {},
+  options: StandaloneOptions = {},
 ): Promise<Standalone> {
   const config = loadConfig(standaloneEnvSchema, env);
   const dataDir = resolve(config.BAHI_DATA_DIR);
@@ -130,11 +141,7 @@ export async function startStandalone(
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
     stops.push(() => closeApp(app));
-    const routes: { method: string; url: string; schema?: unknown }[] = [];
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat())
-        routes.push({ method, url: route.url, schema: route.schema });
-    });
+    const routes = collectRoutes(app);
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
     pageFallback = frontends.pageFallback;

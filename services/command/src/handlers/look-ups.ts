@@ -57,7 +57,9 @@ export async function partyWithCity<K extends 'Funder' | 'Agent' | 'Collector'>(
   path: string,
 ): Promise<{ party: MasterData<K>; city: { rate: string; currency: string } }> {
   const party = await requireActive(deps, kind, id, path);
-  const city = await requireActive(deps, 'City', party.city_id, path);
+  // Widened to the three kinds (K is one of them): each has its city.
+  const { city_id } = party as MasterData<'Funder' | 'Agent' | 'Collector'>;
+  const city = await requireActive(deps, 'City', city_id, path);
   return { party, city: { rate: city.rate, currency: city.currency_name } };
 }
 
