@@ -157,13 +157,18 @@ export const cashbookQuery = z.object({
   corrections,
 });
 
-/** What a client sends for each query string (the schemas' input). */
-export type ListParams = z.input<typeof listQuery>;
-export type LedgerParams = z.input<typeof ledgerQuery>;
-export type StockParams = z.input<typeof stockQuery>;
-export type BalancesParams = z.input<typeof balancesQuery>;
-export type DaywiseParams = z.input<typeof daywiseQuery>;
-export type CashbookParams = z.input<typeof cashbookQuery>;
-export type CashParams = z.input<typeof cashQuery>;
-export type LogsParams = z.input<typeof logsQuery>;
-export type TransactionParams = z.input<typeof transactionQuery>;
+/**
+ * What a client sends for each query string: the parameters the schema reads, by name, each as
+ * its input or as text (a screen's filters come from the URL; the schema refuses a bad value
+ * with a 400 on its name).
+ */
+export type ParamsOf<Q extends z.ZodType> = { [K in keyof z.input<Q>]?: z.input<Q>[K] | string };
+export type ListParams = ParamsOf<typeof listQuery>;
+export type LedgerParams = ParamsOf<typeof ledgerQuery>;
+export type StockParams = ParamsOf<typeof stockQuery>;
+export type BalancesParams = ParamsOf<typeof balancesQuery>;
+export type DaywiseParams = ParamsOf<typeof daywiseQuery>;
+export type CashbookParams = ParamsOf<typeof cashbookQuery>;
+export type CashParams = ParamsOf<typeof cashQuery>;
+export type LogsParams = ParamsOf<typeof logsQuery>;
+export type TransactionParams = ParamsOf<typeof transactionQuery>;
