@@ -134,6 +134,41 @@ export interface VerifiedRead {
   manifest(): BackupManifest;
 }
 
+/** The manifest once every event is read: it must be there and match what was read. */
+function verifiedManifest(read: {
+  manifest: BackupManifest | undefined;
+  count: number;
+  hash: string;
+  header: BackupHeader;
+  credentials: BackupCredential[];
+  last: string;
+}): BackupManifest {
+  const { manifest, count, hash, header, credentials, last } = read;
+  const fail = (message: string): never => {
+    throw new BackupRefused(message);
+  };
+  if (!manifest)
+    fail(
+      `The backup is incomplete: it ends after ${last} without its manifest (a copy cut short?). Nothing is restored.`,
+    );
+  if (
+    manifest!.events !== count ||
+    manifest!.chainHead !== hash ||
+    manifest!.headPosition !== header!.headPosition
+  )
+    fail(
+      `The backup's manifest does not match its events (${manifest!.events} events and chain head ${manifest!.chainHead} declared; ${count} and ${hash} read). Nothing is restored.`,
+    );
+  if (
+    manifest!.credentials !== credentials.length ||
+    manifest!.credentialsHash !== credentialsHash(credentials)
+  )
+    fail(
+      'The backup is damaged or altered: its sign-in credentials do not match their hash in the manifest. Nothing is restored.',
+    );
+  return manifest!;
+}
+
 /**
  * Reads a backup file and verifies it while it streams: the header, each event's hash against
  * the chain recomputed from the events (the first that differs is refused with its position),
@@ -246,27 +281,6 @@ export async function readBackup(path: string, batchSize = 500): Promise<Verifie
     header: header!,
     events: events(),
     credentials,
-    manifest() {
-      if (!manifest)
-        fail(
-          `The backup is incomplete: it ends after ${last} without its manifest (a copy cut short?). Nothing is restored.`,
-        );
-      if (
-        manifest!.events !== count ||
-        manifest!.chainHead !== hash ||
-        manifest!.headPosition !== header!.headPosition
-      )
-        fail(
-          `The backup's manifest does not match its events (${manifest!.events} events and chain head ${manifest!.chainHead} declared; ${count} and ${hash} read). Nothing is restored.`,
-        );
-      if (
-        manifest!.credentials !== credentials.length ||
-        manifest!.credentialsHash !== credentialsHash(credentials)
-      )
-        fail(
-          'The backup is damaged or altered: its sign-in credentials do not match their hash in the manifest. Nothing is restored.',
-        );
-      return manifest!;
-    },
+    manifest: () => verifiedManifest({ manifest, count, hash, header: header!, credentials, last }),
   };
 }

@@ -5,5 +5,6 @@ export * from './masters.ts';
 export * from './months.ts';
 export * from './operations.ts';
 export * from './primitives.ts';
+export * from './queries.ts';
 export * from './responses.ts';
 export * from './transactions.ts';

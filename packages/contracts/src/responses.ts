@@ -669,3 +669,34 @@ export const salaryRow = z.object({
 });
 export const salaryPage = pageOf(salaryRow);
 export type SalaryRow = z.output<typeof salaryRow>;
+
+/**
+ * A dry run's answer (a POST or PUT under /api/transactions/ with `X-Bahi-Dry-Run: true`, issue
+ * #14): the postings the write would make, summed per account, beside each account's balance now
+ * and after, and the stock it would move. Nothing is appended.
+ */
+export const previewLine = z.object({
+  account: z.string(),
+  kind: z.enum(['Funder', 'Agent', 'Collector', 'Godown', 'Clearing', 'Nominal']),
+  name: z.string(),
+  currency: z.string(),
+  debit: z.string(),
+  credit: z.string(),
+  before: z.string(),
+  after: z.string(),
+});
+export const previewStock = z.object({
+  godown_id: z.string(),
+  godown: z.string(),
+  product_id: z.string(),
+  product: z.string(),
+  before: z.string(),
+  change: z.string(),
+  after: z.string(),
+});
+export const dryRunAnswer = z
+  .object({ dryRun: z.literal(true), lines: z.array(previewLine), stock: z.array(previewStock) })
+  .describe('With X-Bahi-Dry-Run: true, what the write would post; nothing is appended');
+export type PreviewLine = z.infer<typeof previewLine>;
+export type PreviewStock = z.infer<typeof previewStock>;
+export type DryRunAnswer = z.infer<typeof dryRunAnswer>;

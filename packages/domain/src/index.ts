@@ -1,6 +1,7 @@
 export * from './accounting/postings.ts';
 export * from './books/books.ts';
 export * from './cash/cash.ts';
+export * from './cash/transfer-amount.ts';
 export * from './custom-fields/custom-fields.ts';
 export * from './decider.ts';
 export * from './decimal.ts';

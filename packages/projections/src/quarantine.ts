@@ -1,6 +1,7 @@
 import { QUARANTINE_STREAM } from '@bahi/contracts';
 import type { EventMetadata, EventStore, RecordedEvent } from '@bahi/event-store';
 import type { ReadDb } from '@bahi/read-db';
+import { appendToLog } from '@bahi/server-kit';
 import { allProjections } from './all-projections.ts';
 import { typed } from './projection.ts';
 import { resumeProjection } from './resume.ts';
@@ -126,7 +127,8 @@ export async function quarantineEvent(
       'not-failing',
       `The ${name} projection is stopped at the event at position ${failing.event.position} (${failing.event.type}), not at ${position}.`,
     );
-  const appended = await eventStore.append(
+  const appended = await appendToLog(
+    eventStore,
     QUARANTINE_STREAM,
     [
       {
@@ -139,7 +141,7 @@ export async function quarantineEvent(
           reason,
           error: failing.error,
         },
-        metadata: { ...options.metadata, schemaVersion: 1 },
+        metadata: options.metadata,
       },
     ],
     'any',

@@ -257,6 +257,53 @@ export async function closeApp(app: FastifyInstance, waitMs = 5000): Promise<voi
 }
 
 /**
+ * The one error handler: each mapping turns a known error into a client error first; zod
+ * problems are a 400 with each problem's path; an HttpError keeps its status; anything else is
+ * a 500 whose details go to the log, never to the client.
+ */
+function answerErrors(contract: AppContract) {
+  return (raw: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    let error: unknown = raw;
+    for (const mapping of contract.mappings) {
+      const mapped = mapping(raw);
+      if (mapped) {
+        error = mapped;
+        break;
+      }
+    }
+    if (error instanceof ZodError) {
+      const { issues } = error;
+      return reply
+        .status(400)
+        .send(
+          bounded('The request is not valid.', issues.length, (n) =>
+            issues.slice(0, n).map((i) => ({ msg: i.message, path: i.path.join('.') })),
+          ),
+        );
+    }
+    if (error instanceof HttpError) {
+      const { errors } = error;
+      return reply
+        .status(error.statusCode)
+        .send(
+          errors
+            ? bounded(error.message, errors.length, (n) => errors.slice(0, n))
+            : bounded(error.message, 0, () => []),
+        );
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // fastify's own client errors: bad JSON, body too large, unsupported media type...
+      return reply.status(status).send(bounded((error as Error).message, 0, () => []));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong on the server. Please try again.' } satisfies ErrorBody);
+  };
+}
+
+/**
  * A fastify app with the one error handler: validation problems are 400 with each
  * problem and its path, known client errors keep their status and message, anything else
  * is a 500 whose details go to the log, never to the client.
@@ -312,45 +359,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return payload;
   });
 
-  app.setErrorHandler((raw, request, reply) => {
-    let error: unknown = raw;
-    for (const mapping of contract.mappings) {
-      const mapped = mapping(raw);
-      if (mapped) {
-        error = mapped;
-        break;
-      }
-    }
-    if (error instanceof ZodError) {
-      const { issues } = error;
-      return reply
-        .status(400)
-        .send(
-          bounded('The request is not valid.', issues.length, (n) =>
-            issues.slice(0, n).map((i) => ({ msg: i.message, path: i.path.join('.') })),
-          ),
-        );
-    }
-    if (error instanceof HttpError) {
-      const { errors } = error;
-      return reply
-        .status(error.statusCode)
-        .send(
-          errors
-            ? bounded(error.message, errors.length, (n) => errors.slice(0, n))
-            : bounded(error.message, 0, () => []),
-        );
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      // fastify's own client errors: bad JSON, body too large, unsupported media type...
-      return reply.status(status).send(bounded((error as Error).message, 0, () => []));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .status(500)
-      .send({ message: 'Something went wrong on the server. Please try again.' } satisfies ErrorBody);
-  });
+  app.setErrorHandler(answerErrors(contract));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

@@ -6,6 +6,7 @@ export * from './client-position.ts';
 export * from './config.ts';
 export * from './contract.ts';
 export * from './distributed-service.ts';
+export * from './event-log.ts';
 export * from './health.ts';
 export * from './http-app.ts';
 export * from './license.ts';

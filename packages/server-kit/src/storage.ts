@@ -5,7 +5,6 @@ import { createEventStoreDbEventStore, createPostgresEventStore, type EventStore
 import { openReadDb, type ReadDb } from '@bahi/read-db';
 import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
 import { PGlite } from '@electric-sql/pglite';
-import { instrumentAppends } from './metrics.ts';
 
 export interface Storage {
   sql: SqlClient;
@@ -20,7 +19,7 @@ async function assemble(sql: SqlClient, eventStore: () => Promise<EventStore>): 
     const readDb = await openReadDb(sql);
     return {
       sql,
-      eventStore: instrumentAppends(store),
+      eventStore: store,
       readDb,
       async close() {
         await store.close();

@@ -29,7 +29,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const listeners = new Map<string, { client: pg.Client; callbacks: Set<(payload: string) => void> }>();
+  const listeners: Listeners = new Map();
 
   const statements = new PreparedStatements(options.namedReads ? PreparedStatements.MAX_NAMED : 0);
   const query = async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) => {
@@ -115,36 +115,46 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
-      let entry = listeners.get(channel);
-      if (!entry) {
-        const client = new pg.Client({ connectionString: options.connectionString });
-        client.on('error', () => {});
-        await client.connect();
-        const callbacks = new Set<(payload: string) => void>();
-        client.on('notification', (message) => {
-          if (message.channel === channel) for (const cb of callbacks) cb(message.payload ?? '');
-        });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-        entry = { client, callbacks };
-        listeners.set(channel, entry);
-      }
-      entry.callbacks.add(onNotify);
-      const current = entry;
-      return async () => {
-        current.callbacks.delete(onNotify);
-        if (current.callbacks.size === 0 && listeners.get(channel) === current) {
-          listeners.delete(channel);
-          await current.client.end().catch(() => {});
-        }
-      };
-    },
+    listen: (channel, onNotify) => listenOn(listeners, options.connectionString, channel, onNotify),
     async close() {
       for (const { client } of listeners.values()) await client.end().catch(() => {});
       listeners.clear();
       await sessions?.end();
       await pool.end();
     },
+  };
+}
+
+type Listeners = Map<string, { client: pg.Client; callbacks: Set<(payload: string) => void> }>;
+
+/** LISTEN on one connection per channel, shared by its callbacks; the last one's removal ends it. */
+async function listenOn(
+  listeners: Listeners,
+  connectionString: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let entry = listeners.get(channel);
+  if (!entry) {
+    const client = new pg.Client({ connectionString });
+    client.on('error', () => {});
+    await client.connect();
+    const callbacks = new Set<(payload: string) => void>();
+    client.on('notification', (message) => {
+      if (message.channel === channel) for (const cb of callbacks) cb(message.payload ?? '');
+    });
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    entry = { client, callbacks };
+    listeners.set(channel, entry);
+  }
+  entry.callbacks.add(onNotify);
+  const current = entry;
+  return async () => {
+    current.callbacks.delete(onNotify);
+    if (current.callbacks.size === 0 && listeners.get(channel) === current) {
+      listeners.delete(channel);
+      await current.client.end().catch(() => {});
+    }
   };
 }
 

@@ -47,7 +47,6 @@ const useStyles = makeStyles({
 /** Loaded with the first table on screen (see data-table.tsx). */
 export default function DataTableImpl(props: DataTableProps<unknown>) {
   const styles = useStyles();
-  const sizeId = useId();
   const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (key: string) =>
     setOpen((s) => {
@@ -60,8 +59,6 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
   const cards = !!props.cards && narrow;
   const span = cards ? 1 : props.columns.length + (props.expanded ? 1 : 0);
   const p = props.paging;
-  const first = p && p.totalItems > 0 ? (p.page - 1) * p.pageSize + 1 : 0;
-  const last = p ? Math.min(p.totalItems, p.page * p.pageSize) : 0;
   return (
     <div>
       <div className={styles.wrap}>
@@ -153,44 +150,53 @@ export default function DataTableImpl(props: DataTableProps<unknown>) {
           </TableBody>
         </Table>
       </div>
-      {p ? (
-        <div className={styles.footer}>
-          <label htmlFor={sizeId}>
-            <Text size={200}>Rows per page</Text>
-          </label>
-          <Select
-            id={sizeId}
-            size="small"
-            value={String(p.pageSize)}
-            onChange={(_, d) => p.onPageSize(Number(d.value))}
-          >
-            {p.pageSizes.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-          <Text size={200}>
-            {first}–{last} of {p.totalItems}
-          </Text>
-          <Button
-            appearance="subtle"
-            size="small"
-            icon={<ChevronLeftRegular />}
-            aria-label="Previous page"
-            disabled={p.page <= 1}
-            onClick={() => p.onPage(p.page - 1)}
-          />
-          <Button
-            appearance="subtle"
-            size="small"
-            icon={<ChevronRightRegular />}
-            aria-label="Next page"
-            disabled={last >= p.totalItems}
-            onClick={() => p.onPage(p.page + 1)}
-          />
-        </div>
-      ) : null}
+      {p ? <Pager paging={p} /> : null}
+    </div>
+  );
+}
+
+/** Rows per page, which rows are shown, and the previous and next page buttons. */
+function Pager({ paging: p }: { paging: NonNullable<DataTableProps<unknown>['paging']> }) {
+  const styles = useStyles();
+  const sizeId = useId();
+  const first = p.totalItems > 0 ? (p.page - 1) * p.pageSize + 1 : 0;
+  const last = Math.min(p.totalItems, p.page * p.pageSize);
+  return (
+    <div className={styles.footer}>
+      <label htmlFor={sizeId}>
+        <Text size={200}>Rows per page</Text>
+      </label>
+      <Select
+        id={sizeId}
+        size="small"
+        value={String(p.pageSize)}
+        onChange={(_, d) => p.onPageSize(Number(d.value))}
+      >
+        {p.pageSizes.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </Select>
+      <Text size={200}>
+        {first}–{last} of {p.totalItems}
+      </Text>
+      <Button
+        appearance="subtle"
+        size="small"
+        icon={<ChevronLeftRegular />}
+        aria-label="Previous page"
+        disabled={p.page <= 1}
+        onClick={() => p.onPage(p.page - 1)}
+      />
+      <Button
+        appearance="subtle"
+        size="small"
+        icon={<ChevronRightRegular />}
+        aria-label="Next page"
+        disabled={last >= p.totalItems}
+        onClick={() => p.onPage(p.page + 1)}
+      />
     </div>
   );
 }

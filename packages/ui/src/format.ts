@@ -1,3 +1,5 @@
+import { parseDecimal, round, toFixedString } from '@bahi/domain/decimal';
+
 const amount = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const fine = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
@@ -20,16 +22,13 @@ function groupIndian(digits: string): string {
  * decimal text.
  */
 export function formatDecimalText(text: string, scale: number): string | null {
-  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text.trim());
-  if (!m) return null;
-  const [, sign, int, frac = ''] = m;
-  const kept = (frac + '0'.repeat(scale)).slice(0, scale);
-  let units = BigInt(int! + kept);
-  if ((frac[scale] ?? '0') >= '5') units += 1n;
-  const digits = units.toString().padStart(scale + 1, '0');
-  const whole = groupIndian(digits.slice(0, digits.length - scale));
-  const negative = sign === '-' && units !== 0n;
-  return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${digits.slice(-scale)}` : ''}`;
+  const t = text.trim();
+  if (!/^-?\d+(?:\.\d*)?$/.test(t)) return null;
+  // The domain's rounding (half away from zero); only the grouping is the screen's.
+  const plain = toFixedString(round(parseDecimal(t.endsWith('.') ? t.slice(0, -1) : t), scale));
+  const negative = plain.startsWith('-');
+  const [whole = '0', fraction] = (negative ? plain.slice(1) : plain).split('.');
+  return `${negative ? '-' : ''}${groupIndian(whole)}${fraction !== undefined ? `.${fraction}` : ''}`;
 }
 
 /** Amounts: 2 decimals (spec section 9); decimal text exactly. */

@@ -1,10 +1,18 @@
-import type { DomainEvent, Posting } from '@bahi/contracts';
+import {
+  type DomainEvent,
+  type DryRunAnswer,
+  dryRunAnswer,
+  type Posting,
+  type PreviewLine,
+  type PreviewStock,
+} from '@bahi/contracts';
 import {
   AMOUNT_SCALE,
   add,
   type Dec,
   format,
   neg,
+  nominalSign,
   PARTY_ACCOUNTS,
   parseDecimal,
   QUANTITY_SCALE,
@@ -25,32 +33,8 @@ import { type DryRun, dryRuns } from './execute.ts';
  * would make, summed per account, beside each account's balance now and after, and the
  * stock they would move. A refusal keeps the write's status and body.
  */
-export interface PreviewLine {
-  account: string;
-  kind: 'Funder' | 'Agent' | 'Collector' | 'Godown' | 'Clearing' | 'Nominal';
-  name: string;
-  currency: string;
-  debit: string;
-  credit: string;
-  before: string;
-  after: string;
-}
-
-export interface PreviewStock {
-  godown_id: string;
-  godown: string;
-  product_id: string;
-  product: string;
-  before: string;
-  change: string;
-  after: string;
-}
-
-export interface Preview {
-  dryRun: true;
-  lines: PreviewLine[];
-  stock: PreviewStock[];
-}
+export type Preview = DryRunAnswer;
+export type { PreviewLine, PreviewStock };
 
 /** Party accounts by their name's prefix, with the side their balance is read on (the domain's rule). */
 const PARTY_BY_PREFIX = new Map(
@@ -67,10 +51,6 @@ const NOMINAL_NAMES: Record<string, string> = {
   TransferCharges: 'Transfer charges',
   FxDifference: 'FX difference',
 };
-/** Nominal accounts whose balance is their credits (income); the rest count debits. */
-const creditNominal = (name: string) =>
-  name === 'Sales' || name === 'CommissionIncome' || name.startsWith('Income:');
-
 const nominalName = (name: string) => {
   const known = NOMINAL_NAMES[name];
   if (known) return known;
@@ -78,8 +58,8 @@ const nominalName = (name: string) => {
   return rest.length > 0 ? `${head}: ${rest.join(':')}` : name;
 };
 
-/** The answer to a dry run: the events' postings against the books as they stand. */
-export async function buildPreview(deps: CommandDeps, events: readonly DomainEvent[]): Promise<Preview> {
+/** The events' postings summed per account: amount and quantity, in the account's currency. */
+function sumMoves(events: readonly DomainEvent[]) {
   const moves = new Map<string, { currency: string; amount: Dec; quantity: Dec }>();
   for (const event of events) {
     const postings = (event.data as { postings?: Posting[] }).postings ?? [];
@@ -94,6 +74,12 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
       moves.set(p.account, move);
     }
   }
+  return moves;
+}
+
+/** The answer to a dry run: the events' postings against the books as they stand. */
+export async function buildPreview(deps: CommandDeps, events: readonly DomainEvent[]): Promise<Preview> {
+  const moves = sumMoves(events);
   if (moves.size === 0) return { dryRun: true, lines: [], stock: [] };
 
   // Balances as the read side shows them: wait (bounded) for the journal to reach the log's head.
@@ -173,7 +159,7 @@ export async function buildPreview(deps: CommandDeps, events: readonly DomainEve
       kind = 'Nominal';
       label = nominalName(nominal);
       before = zero(AMOUNT_SCALE);
-      change = creditNominal(nominal) ? neg(move.amount) : move.amount;
+      change = nominalSign(nominal) < 0 ? neg(move.amount) : move.amount;
     } else if (prefix === 'clearing') {
       kind = 'Clearing';
       label = parties.get(first)?.name ?? first;
@@ -247,6 +233,10 @@ export async function aroundDryRuns(
       return;
     }
     route.preValidation = [checkHeader, ...([] as unknown[]).concat(route.preValidation ?? [])] as never;
+    // The preview's shape in the contract (a write that answers 201; one answering 200 already keeps its own).
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (route.schema && response && !(200 in response))
+      route.schema.response = { ...response, 200: dryRunAnswer };
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       if (!isDryRun(request)) return handler.call(this, request, reply);

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type DomainEvent, eventSchemas, parseEvent } from '@bahi/contracts';
+import { type DomainEvent, parseEvent } from '@bahi/contracts';
 import {
   conflict,
   type Decider,
@@ -10,6 +10,7 @@ import {
   requireStorable,
 } from '@bahi/domain';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '@bahi/event-store';
+import { appendToLog, checkEvent, type LogEvent } from '@bahi/server-kit';
 import { closedUpTo } from './books-close.ts';
 import { afterKeyedAppend } from './failpoints.ts';
 import { derivedUuid, type KeyedWrite, writeScopes } from './write-scope.ts';
@@ -230,17 +231,14 @@ export function execute<C, S>(
       // The period close, for every write of a dated record (docs/decisions.md, "The period
       // close"): read under the books' shared lock, held until the request ends.
       if (datesARecord(events)) refuseClosedPeriod(events, dates, await closedUpTo(store, scope));
-      const toAppend = events.map((event, index) => {
-        parseEvent(event.type, event.data); // an event that breaks its schema is a bug: never store it
-        requireStorable(event); // nor one a read model could not hold: it would stop a projection for good
-        return {
-          ...(keyed ? { id: stepEventId(keyed, step, index) } : {}),
-          type: event.type,
-          data: event.data,
-          metadata: { ...meta, schemaVersion: eventSchemas[event.type].version },
-        };
+      // An event a read model could not hold would stop a projection for good; one that breaks
+      // its schema is a bug: the door (appendToLog) parses each before it is stored.
+      const toAppend = events.map((event, index): LogEvent => {
+        requireStorable(event);
+        return { ...event, ...(keyed ? { id: stepEventId(keyed, step, index) } : {}), metadata: meta };
       });
       if (dryRun) {
+        for (const event of events) checkEvent(event);
         // Checked as a write would be, and not appended: the answer is the preview of these.
         dryRun.events.push(...events);
         return { position: last?.position ?? 0n, events };
@@ -249,7 +247,7 @@ export function execute<C, S>(
         // A keyed request appends on the connection that holds its key: a retry that takes the
         // key over knows this append has committed or never will (write-scope.ts).
         const via = keyed ? scope?.locks.connection : undefined;
-        const result = await store.append(streamId, toAppend, version, via ? { via } : {});
+        const result = await appendToLog(store, streamId, toAppend, version, via ? { via } : {});
         if (scope) scope.appended = true;
         return { position: result.position, events };
       } catch (error) {

@@ -64,17 +64,68 @@ interface Entry {
 }
 const entries = new WeakMap<FastifyRequest, Entry>();
 
+/** Locks go when the request has answered, or its connection dropped and its handler ended. */
+async function finish(entry: Entry) {
+  entry.closing = true;
+  if (entry.running || entry.closed) return;
+  entry.closed = true;
+  await entry.scope.locks.release();
+}
+
+/**
+ * The key for this request (the sweep of old keys done): claimed now, or the first attempt's
+ * answer replayed, or a key claimed by an attempt that ended without answering taken over to
+ * finish what it began; a key of another request is refused.
+ */
+async function claimKey(
+  sql: SqlClient,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: Entry,
+  { userId, key }: { userId: string; key: string },
+) {
+  const fingerprint = createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+  const nonce = randomUUID();
+  const claimed = await sql.query(
+    `INSERT INTO command.idempotency (user_id, key, fingerprint, nonce) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
+    [userId, key, fingerprint, nonce],
+  );
+  if (claimed.rows.length > 0) {
+    entry.claim = { userId, key };
+    entry.scope.keyed = { nonce, recovering: false, fresh: true, steps: 0, ids: 0 };
+    return;
+  }
+  const { rows } = await sql.query<{
+    fingerprint: string;
+    status: number | null;
+    body: string | null;
+    nonce: string;
+  }>(
+    'SELECT fingerprint, status, body, nonce::text FROM command.idempotency WHERE user_id = $1 AND key = $2',
+    [userId, key],
+  );
+  const row = rows[0];
+  if (!row) throw new HttpError(409, 'This Idempotency-Key was just released. Please retry.');
+  if (row.fingerprint !== fingerprint) {
+    const msg = 'This Idempotency-Key was already used for a different request; use a new key';
+    throw new HttpError(422, `${msg}.`, [{ msg, path: 'Idempotency-Key' }]);
+  }
+  if (row.status !== null) {
+    reply.header('idempotent-replayed', 'true');
+    return reply.code(row.status).type('application/json; charset=utf-8').send(row.body);
+  }
+  // Claimed, never answered, and its lock is ours: the first attempt ended without answering.
+  entry.claim = { userId, key };
+  entry.scope.keyed = { nonce: row.nonce, recovering: true, fresh: false, steps: 0, ids: 0 };
+}
+
 export async function openIdempotency(sql: SqlClient, locks: LockManager) {
   await runSqlMigrations(sql, { schema: 'command', lockKey: 7_406_113_011, migrations });
   let sinceSweep = 0;
 
-  /** Locks go when the request has answered, or its connection dropped and its handler ended. */
-  const finish = async (entry: Entry) => {
-    entry.closing = true;
-    if (entry.running || entry.closed) return;
-    entry.closed = true;
-    await entry.scope.locks.release();
-  };
   const entryOf = (request: FastifyRequest, reply: FastifyReply): Entry => {
     let entry = entries.get(request);
     if (!entry) {
@@ -106,48 +157,13 @@ export async function openIdempotency(sql: SqlClient, locks: LockManager) {
         'A request with this Idempotency-Key is still being processed. Please retry shortly.',
       );
     }
-    const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-      .digest('hex');
     if (++sinceSweep >= 100) {
       sinceSweep = 0;
       await sql.query(
         `DELETE FROM command.idempotency WHERE created_at < now() - interval '${KEEP_HOURS} hours'`,
       );
     }
-    const nonce = randomUUID();
-    const claimed = await sql.query(
-      `INSERT INTO command.idempotency (user_id, key, fingerprint, nonce) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-      [userId, header, fingerprint, nonce],
-    );
-    if (claimed.rows.length > 0) {
-      entry.claim = { userId, key: header };
-      entry.scope.keyed = { nonce, recovering: false, fresh: true, steps: 0, ids: 0 };
-      return;
-    }
-    const { rows } = await sql.query<{
-      fingerprint: string;
-      status: number | null;
-      body: string | null;
-      nonce: string;
-    }>(
-      'SELECT fingerprint, status, body, nonce::text FROM command.idempotency WHERE user_id = $1 AND key = $2',
-      [userId, header],
-    );
-    const row = rows[0];
-    if (!row) throw new HttpError(409, 'This Idempotency-Key was just released. Please retry.');
-    if (row.fingerprint !== fingerprint) {
-      const msg = 'This Idempotency-Key was already used for a different request; use a new key';
-      throw new HttpError(422, `${msg}.`, [{ msg, path: 'Idempotency-Key' }]);
-    }
-    if (row.status !== null) {
-      reply.header('idempotent-replayed', 'true');
-      return reply.code(row.status).type('application/json; charset=utf-8').send(row.body);
-    }
-    // Claimed, never answered, and its lock is ours: the first attempt ended without answering.
-    entry.claim = { userId, key: header };
-    entry.scope.keyed = { nonce: row.nonce, recovering: true, fresh: false, steps: 0, ids: 0 };
+    return claimKey(sql, request, reply, entry, { userId, key: header });
   };
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -1,4 +1,5 @@
 import {
+  type CashQuery,
   type EventData,
   type ExpenseRow,
   type IncomeRow,
@@ -6,13 +7,10 @@ import {
   type PaymentRow,
   type SalaryRow,
   type TransferRow,
-  uuidText,
 } from '@bahi/contracts';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { day, escapeLike, queryText } from './query-params.ts';
-import { listQuery } from './reads.ts';
+import { escapeLike } from './query-params.ts';
 
 /**
  * The cash lists' reads (issue #19: SQL in repository functions, not in route handlers):
@@ -21,21 +19,7 @@ import { listQuery } from './reads.ts';
  * routes (cash.routes.ts) check who asks and wait for the read models.
  */
 
-const optionalId = (label: string) => z.union([uuidText(`${label} must be an id`), z.literal('')]).optional();
-
 /** The filters of every cash list (each list reads the ones that concern it). */
-export const cashQuery = listQuery.extend({
-  startDate: day('startDate'),
-  endDate: day('endDate'),
-  category: queryText('category', 100),
-  from_collector_id: optionalId('from_collector_id'),
-  to_collector_id: optionalId('to_collector_id'),
-  related_entity_type: z.enum(['Funder', 'Agent', 'All', '']).optional(),
-  collector_id: optionalId('collector_id'),
-  month: z.coerce.number().int().min(1).max(12).optional(),
-  year: z.coerce.number().int().min(2000).max(2100).optional(),
-});
-export type CashQuery = z.infer<typeof cashQuery>;
 type Page<R> = { data: R[]; totalItems: number };
 
 /** The read models a cash list reads. */

@@ -1,4 +1,6 @@
 import {
+  type CashQuery,
+  cashQuery,
   expensePage,
   incomePage,
   paidForMonth,
@@ -12,8 +14,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   CASH_READS,
-  type CashQuery,
-  cashQuery,
   readExpenses,
   readIncomes,
   readPaidForMonth,

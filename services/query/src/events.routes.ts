@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { type AuthUser, HttpError, sessionRefusal, type TokenService } from '@bahi/server-kit';
 import sse from '@fastify/sse';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { type FeedEvent, LiveFeed, Turns } from './live-feed.ts';
@@ -72,6 +72,133 @@ function toMessage(event: FeedEvent, user: { id: string; role: string }) {
 const frame = (m: { id: string; event: string; data: unknown }) =>
   `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
 
+const EVENTS_SCHEMA = {
+  summary: 'The live event stream (server-sent events; signed in by the session cookie)',
+  tags: ['events'],
+  response: {
+    200: {
+      description: 'license-updated, notification and data-changed events',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+  },
+};
+
+/** Who may open a stream: a signed-in user whose session stands, within the per-user and the server's limits. */
+async function admit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tokens: TokenService,
+  loadUser: (id: string, notBefore: number) => Promise<AuthUser | undefined>,
+  limits: { mine: (userId: string) => number; open: () => number; maxOpen: number },
+) {
+  const arrived = Date.now();
+  const token = sessionToken(request);
+  if (!token) throw new HttpError(401, 'You are not signed in.');
+  // A token that does not verify is an InvalidTokenError: the error handler's 401.
+  const claims = await tokens.verify(token);
+  const userId = claims.userId;
+  // A read of the user that started after this request arrived may be shared: reconnecting
+  // tabs of one user read them once, and still see any change made before they asked.
+  const user = await loadUser(userId, arrived);
+  const refusal = sessionRefusal(user, claims.issuedAtMs);
+  if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
+  const mineOpen = limits.mine(userId);
+  if (mineOpen >= MAX_STREAMS_PER_USER) {
+    reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
+    throw new HttpError(
+      429,
+      `You already have ${MAX_STREAMS_PER_USER} live streams open. Close a tab or window and try again.`,
+    );
+  }
+  if (limits.open() >= limits.maxOpen) {
+    reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
+    throw new HttpError(
+      503,
+      `The server has as many live streams open as it serves (${limits.maxOpen}). Try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
+    );
+  }
+  return { claims, userId, user, mineOpen };
+}
+
+/** The user as a read started at `notBefore` or later found them (one read shared by many). */
+function sharedUserReads(load: (id: string) => Promise<AuthUser | undefined>) {
+  const loaded = new Map<string, { at: number; user: Promise<AuthUser | undefined> }>();
+  const loadUser = (id: string, notBefore: number) => {
+    const hit = loaded.get(id);
+    if (hit && hit.at >= notBefore) return hit.user;
+    const user = load(id);
+    loaded.set(id, { at: Date.now(), user });
+    user.catch(() => loaded.delete(id));
+    return user;
+  };
+  return { loadUser, loaded };
+}
+
+/** What a stream's writer reads of its stream as it goes. */
+interface StreamPump {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  feed: LiveFeed;
+  turns: Turns;
+  /** Settles when the stream has ended. */
+  end: Promise<void>;
+  isClosed: () => boolean;
+  /** When the user was last read again, and who they were then. */
+  checkedAt: () => number;
+  current: () => AuthUser;
+  stillAllowed: (notBefore: number) => Promise<boolean>;
+  stop: () => void;
+  mine: (event: FeedEvent) => boolean;
+}
+
+/** Writes the log's events after `from` to one stream, a chunk a turn, until the stream ends. */
+async function pump(p: StreamPump, from: bigint): Promise<void> {
+  const { reply, feed, turns, end, stillAllowed, stop, mine } = p;
+  let position = from;
+  let checkedMine = position;
+  while (!p.isClosed() && reply.sse.isConnected) {
+    // The user's own stream changing is checked at once, before its event is told;
+    // other events at most once a second.
+    const due = Date.now() - p.checkedAt() >= 1000;
+    const next = feed.after(position, 1)?.[0];
+    if (next && ((mine(next) && next.position > checkedMine) || due)) {
+      if (mine(next)) checkedMine = next.position;
+      if (!(await stillAllowed(mine(next) ? Date.now() : Date.now() - 1000))) break;
+    }
+    // The app is closing: the stream ends with it.
+    if (feed.closed) {
+      stop();
+      break;
+    }
+    const arrival = feed.arrival();
+    await turns.take();
+    let text = '';
+    let more = false;
+    try {
+      if (p.isClosed()) break;
+      const events = feed.after(position, CHUNK);
+      // Fallen out of the window (a client that reads slower than the log grows): it
+      // ends, and its reconnection resumes from its last id with `missed`.
+      if (!events) {
+        stop();
+        break;
+      }
+      for (const event of events) {
+        if (mine(event) && event.position > checkedMine) break; // checked first, next turn
+        position = event.position;
+        const message = toMessage(event, p.current());
+        if (message) text += frame(message);
+      }
+      more = events.length > 0;
+    } finally {
+      turns.give();
+    }
+    // A client that reads slowly holds no turn: its stream waits for its socket alone.
+    if (text && !reply.raw.write(text)) await Promise.race([once(reply.raw, 'drain'), end]);
+    if (!more) await Promise.race([arrival, end]);
+  }
+}
+
 /**
  * GET /api/events: the live stream. A browser's EventSource cannot send headers, so the
  * session comes from the HttpOnly cookie login sets (a Bearer header works too); no token
@@ -106,58 +233,19 @@ export async function registerEventStream(
   app.addHook('onClose', () => feed.close());
   // A user's streams share their re-reads of the user: a replay storm reads each user at most
   // once a second, not once a second per stream.
-  const loaded = new Map<string, { at: number; user: Promise<AuthUser | undefined> }>();
-  /** The user as a read started at `notBefore` or later found them (one read shared by many). */
-  const loadUser = (id: string, notBefore: number) => {
-    const hit = loaded.get(id);
-    if (hit && hit.at >= notBefore) return hit.user;
-    const user = deps.loadUser(id);
-    loaded.set(id, { at: Date.now(), user });
-    user.catch(() => loaded.delete(id));
-    return user;
-  };
+  const { loadUser, loaded } = sharedUserReads(deps.loadUser);
   app.get(
     '/api/events',
     {
       sse: { kind: 'only' },
-      schema: {
-        summary: 'The live event stream (server-sent events; signed in by the session cookie)',
-        tags: ['events'],
-        response: {
-          200: {
-            description: 'license-updated, notification and data-changed events',
-            content: { 'text/event-stream': { schema: z.string() } },
-          },
-        },
-      },
+      schema: EVENTS_SCHEMA,
     },
     async (request, reply) => {
-      const arrived = Date.now();
-      const token = sessionToken(request);
-      if (!token) throw new HttpError(401, 'You are not signed in.');
-      // A token that does not verify is an InvalidTokenError: the error handler's 401.
-      const claims = await deps.tokens.verify(token);
-      const userId = claims.userId;
-      // A read of the user that started after this request arrived may be shared: reconnecting
-      // tabs of one user read them once, and still see any change made before they asked.
-      const user = await loadUser(userId, arrived);
-      const refusal = sessionRefusal(user, claims.issuedAtMs);
-      if (refusal || !user) throw new HttpError(401, refusal ?? 'You are not signed in.');
-      const mineOpen = openStreams.get(userId) ?? 0;
-      if (mineOpen >= MAX_STREAMS_PER_USER) {
-        reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
-        throw new HttpError(
-          429,
-          `You already have ${MAX_STREAMS_PER_USER} live streams open. Close a tab or window and try again.`,
-        );
-      }
-      if (open >= maxOpen) {
-        reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
-        throw new HttpError(
-          503,
-          `The server has as many live streams open as it serves (${maxOpen}). Try again in ${STREAMS_RETRY_AFTER_S} seconds.`,
-        );
-      }
+      const { claims, userId, user, mineOpen } = await admit(request, reply, deps.tokens, loadUser, {
+        mine: (id) => openStreams.get(id) ?? 0,
+        open: () => open,
+        maxOpen,
+      });
       openStreams.set(userId, mineOpen + 1);
       open++;
       let closed = false;
@@ -224,51 +312,11 @@ export async function registerEventStream(
           data: { position: from.toString(), ...(from > asked ? { missed: true } : {}) },
         });
         const mine = (event: FeedEvent) => event.streamId === `user-${userId}`;
-        void (async () => {
-          let position = from;
-          let checkedMine = position;
-          while (!closed && reply.sse.isConnected) {
-            // The user's own stream changing is checked at once, before its event is told;
-            // other events at most once a second.
-            const due = Date.now() - checkedAt >= 1000;
-            const next = feed.after(position, 1)?.[0];
-            if (next && ((mine(next) && next.position > checkedMine) || due)) {
-              if (mine(next)) checkedMine = next.position;
-              if (!(await stillAllowed(mine(next) ? Date.now() : Date.now() - 1000))) break;
-            }
-            // The app is closing: the stream ends with it.
-            if (feed.closed) {
-              stop();
-              break;
-            }
-            const arrival = feed.arrival();
-            await turns.take();
-            let text = '';
-            let more = false;
-            try {
-              if (closed) break;
-              const events = feed.after(position, CHUNK);
-              // Fallen out of the window (a client that reads slower than the log grows): it
-              // ends, and its reconnection resumes from its last id with `missed`.
-              if (!events) {
-                stop();
-                break;
-              }
-              for (const event of events) {
-                if (mine(event) && event.position > checkedMine) break; // checked first, next turn
-                position = event.position;
-                const message = toMessage(event, current);
-                if (message) text += frame(message);
-              }
-              more = events.length > 0;
-            } finally {
-              turns.give();
-            }
-            // A client that reads slowly holds no turn: its stream waits for its socket alone.
-            if (text && !reply.raw.write(text)) await Promise.race([once(reply.raw, 'drain'), end]);
-            if (!more) await Promise.race([arrival, end]);
-          }
-        })().catch((error) => {
+        const pumped = { request, reply, feed, turns, end, stillAllowed, stop, mine };
+        void pump(
+          { ...pumped, isClosed: () => closed, checkedAt: () => checkedAt, current: () => current },
+          from,
+        ).catch((error) => {
           if (!closed) request.log.warn({ err: error }, 'event stream ended');
           stop();
         });

@@ -1,22 +1,9 @@
-import type { ActivityRow, RecordChange } from '@bahi/contracts';
+import type { ActivityRow, LogsQuery, RecordChange } from '@bahi/contracts';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { day, queryText } from './query-params.ts';
-import { paging } from './reads.ts';
 import { hiddenModels } from './visibility.ts';
 
 /** The activity log's reads (issue #19: SQL in repository functions, not in route handlers). */
-
-export const logsQuery = z.object({
-  ...paging(25),
-  userId: z.union([z.uuid('userId must be an id'), z.literal('')]).optional(),
-  modelName: queryText('modelName', 50),
-  actionType: z.union([z.enum(['CREATE', 'UPDATE', 'DELETE']), z.literal('')]).optional(),
-  startDate: day('startDate'),
-  endDate: day('endDate'),
-});
-export type LogsQuery = z.infer<typeof logsQuery>;
 
 /** Shown data leaves out timestamps and anything password-like (spec section 2, Activity Log). */
 const HIDDEN = new Set(['created_at', 'updated_at', 'createdAt', 'updatedAt', 'password', 'password_hash']);

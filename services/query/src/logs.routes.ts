@@ -1,9 +1,9 @@
-import { activityPage, activityRow } from '@bahi/contracts';
+import { activityPage, activityRow, logsQuery } from '@bahi/contracts';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { logsQuery, readActivity, readActivityPage } from './logs.repository.ts';
+import { readActivity, readActivityPage } from './logs.repository.ts';
 import { readAfterClientPosition } from './reads.ts';
 
 /** The activity log is the Admins' (403 before the filters are looked at, as before). */

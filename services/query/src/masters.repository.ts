@@ -1,7 +1,6 @@
-import type { CityRow, CustomFieldRow, ProductRow, UserView } from '@bahi/contracts';
+import type { CityRow, CustomFieldRow, ListQuery, ProductRow, UserView } from '@bahi/contracts';
 import type { QueryDeps } from './deps.ts';
 import { escapeLike } from './query-params.ts';
-import type { ListQuery } from './reads.ts';
 
 /**
  * The master lists' reads other than the parties' (parties.repository.ts): cities, products,

@@ -1,16 +1,22 @@
-import { cityPage, customFieldList, partyPage, productPage, userPage, userView } from '@bahi/contracts';
+import {
+  cityPage,
+  customFieldList,
+  listQuery,
+  partyListQuery,
+  partyPage,
+  productPage,
+  userPage,
+  userView,
+} from '@bahi/contracts';
 import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { listCities, listCustomFields, listProducts, listUsers, readProfile } from './masters.repository.ts';
 import { listParties, PARTY_KINDS } from './parties.repository.ts';
-import { day } from './query-params.ts';
-import { listQuery, readAfterClientPosition } from './reads.ts';
+import { readAfterClientPosition } from './reads.ts';
 
 /** A party list also takes `asOf`: balances as the books stood on a business date. */
-const partyListQuery = listQuery.extend({ asOf: day('asOf') });
-
 /** The read models a master list reads. */
 const MASTER_READS = ['masters', 'journal', 'custom_field_definitions'];
 

@@ -1,9 +1,8 @@
+import type { ListQuery } from '@bahi/contracts';
 import { ACCOUNT_PATTERNS, PARTY_ACCOUNTS } from '@bahi/domain';
 import { type RawBuilder, sql } from 'kysely';
-import type { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { escapeLike } from './query-params.ts';
-import type { listQuery } from './reads.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 /** The party lists by URL word (`/api/masters/<word>`). */
@@ -28,7 +27,7 @@ function partyCounts(deps: QueryDeps) {
 export async function listParties(
   deps: QueryDeps,
   partyKind: PartyKind,
-  q: z.infer<typeof listQuery>,
+  q: ListQuery,
   at: { asOf?: string | undefined; knownAt?: string | undefined } = {},
 ) {
   const offset = q.limit === -1 ? 0 : (q.page - 1) * q.limit;

@@ -134,6 +134,14 @@ const outboxSchema = {
 };
 
 export async function registerReportFileRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
+  const jobs = reportJobs(app, deps);
+  registerDownloadRoutes(app, jobs);
+  registerWhatsAppRoutes(app, jobs);
+  registerOutboxRoutes(app, deps, jobs);
+}
+
+/** What the file and WhatsApp routes share: reading a report for a job, the queue, the answers. */
+function reportJobs(app: FastifyInstance, deps: QueryDeps & ReportFileDeps) {
   const waitMs = deps.reportWaitMs ?? 20_000;
 
   /** The names of the city, collector or godown among the filters, for the file's heading. */
@@ -199,6 +207,13 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
     return deps.reports;
   };
 
+  return { waitMs, readReport, notSent, sendStatus, queued, need };
+}
+type ReportJobs = ReturnType<typeof reportJobs>;
+
+/** Each report as a file (PDF or XLSX), and a finished file by its link. */
+function registerDownloadRoutes(app: FastifyInstance, jobs: ReportJobs) {
+  const { waitMs, readReport, queued, need } = jobs;
   const download = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -276,7 +291,12 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       throw new HttpError(404, 'That report file is not available (files are kept for a day).');
     return sendFile(reply, file);
   });
+}
 
+/** A report sent as a file over WhatsApp. */
+function registerWhatsAppRoutes(app: FastifyInstance, jobs: ReportJobs) {
+  const { waitMs, readReport, notSent, sendStatus, queued, need } = jobs;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const whatsappBody = z.object({
     recipientNumber: z.string({ error: 'recipientNumber is required' }),
     reportName: z.enum(REPORT_NAMES, { error: `reportName must be one of ${REPORT_NAMES.join(', ')}` }),
@@ -358,7 +378,12 @@ export async function registerReportFileRoutes(app: FastifyInstance, deps: Query
       jobId,
     };
   });
+}
 
+/** The WhatsApp outbox (Admins): its sends, and Send now. */
+function registerOutboxRoutes(app: FastifyInstance, deps: QueryDeps & ReportFileDeps, jobs: ReportJobs) {
+  const { waitMs, readReport, notSent, sendStatus, queued, need } = jobs;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   /**
    * Send now (issue #25): an Admin sends again a send that is in the outbox or failed. The
    * report is read again with the send's filters (a failed send has no file to send) and sent

@@ -1,14 +1,21 @@
-import { isUuid, uuidText } from '@bahi/contracts';
+import {
+  balancesQuery,
+  cashbookQuery,
+  cashQuery,
+  daywiseQuery,
+  isUuid,
+  ledgerQuery,
+  stockQuery,
+} from '@bahi/contracts';
 import { PARTY_ACCOUNTS } from '@bahi/domain';
 import { HttpError, signedIn } from '@bahi/server-kit';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CASH_READS, cashQuery, readPayments, readSalaryReport } from './cash.repository.ts';
+import { CASH_READS, readPayments, readSalaryReport } from './cash.repository.ts';
 import { daywiseRows } from './daywise.ts';
 import type { QueryDeps } from './deps.ts';
 import { listParties } from './parties.repository.ts';
-import { day, flag, moment, queryText } from './query-params.ts';
-import { listQuery, readAfterClientPosition, readAtPosition } from './reads.ts';
+import { readAfterClientPosition, readAtPosition } from './reads.ts';
 import { readCashbook, readLedger, readStock, upTo } from './reports.repository.ts';
 
 /**
@@ -59,20 +66,6 @@ const reader = <Q extends z.ZodType, T>(
   },
 });
 
-/** The books as recorded at a moment: every report takes it (docs/read-side.md, Time travel). */
-const knownAt = moment('knownAt');
-
-/** Every line of every edit and delete (the correction trail), or each record once as it stands. */
-const corrections = flag('corrections');
-
-export const ledgerQuery = z.object({
-  startDate: day('startDate'),
-  endDate: day('endDate'),
-  asOf: day('asOf'),
-  knownAt,
-  corrections,
-});
-
 /** `:type/:id` of a ledger: a type that keeps no ledger, or an id that is no id, is a 404. */
 export const ledgerParams = z
   .object({
@@ -101,15 +94,11 @@ export const ledger = reader(
   (deps, q) => readLedger(deps, q.party, q.filters),
 );
 
-export const stock = reader(
-  z.object({ asOf: day('asOf'), knownAt }),
-  () => ['masters', 'journal'],
-  readStock,
-);
+export const stock = reader(stockQuery, () => ['masters', 'journal'], readStock);
 
 /** The Balances report: the four kinds of account, each a list page with its filters. */
 export const balances = reader(
-  listQuery.extend({ asOf: day('asOf'), knownAt }),
+  balancesQuery,
   // As known at a moment, which parties there were comes from the activity log.
   (q) => (q.knownAt ? ['masters', 'journal', 'activity_log'] : ['masters', 'journal']),
   async (deps, q) => {
@@ -130,14 +119,7 @@ export const balances = reader(
  * as entered and its currency come along.
  */
 export const daywise = reader(
-  z.object({
-    startDate: day('startDate'),
-    endDate: day('endDate'),
-    city_id: z.union([uuidText('city_id must be an id'), z.literal('')]).optional(),
-    category: queryText('category', 100),
-    asOf: day('asOf'),
-    knownAt,
-  }),
+  daywiseQuery,
   (q) => (q.knownAt ? ['activity_log', 'journal'] : ['cash_records', 'journal']),
   (deps, q) =>
     daywiseRows(deps, {
@@ -150,20 +132,7 @@ export const daywise = reader(
 );
 
 /** A collector's or godown's cash: Cash In and Cash Out in business-date order. */
-export const cashbook = reader(
-  z.object({
-    startDate: day('startDate'),
-    endDate: day('endDate'),
-    entity_type: z.enum(['Collector', 'Godown'], { error: 'entity_type must be Collector or Godown' }),
-    entity_id: uuidText('entity_id must be an id'),
-    city_id: queryText('city_id', 100), // the UI sends it; the cashbook is one entity's
-    asOf: day('asOf'),
-    knownAt,
-    corrections,
-  }),
-  () => ['masters', 'journal', 'activity_log'],
-  readCashbook,
-);
+export const cashbook = reader(cashbookQuery, () => ['masters', 'journal', 'activity_log'], readCashbook);
 
 export const payments = reader(cashQuery, () => CASH_READS, readPayments, { list: true });
 export const salaryReport = reader(cashQuery, () => CASH_READS, readSalaryReport, { list: true });

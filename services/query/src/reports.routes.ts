@@ -4,6 +4,7 @@ import {
   cashbookReport,
   dashboardSummary,
   daywiseReport,
+  ledgerQuery,
   ledgerReport,
   stockReport,
   uuidText,
@@ -13,16 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
 import { readAfterClientPosition } from './reads.ts';
-import {
-  answerWith,
-  balances,
-  cashbook,
-  daywise,
-  ledger,
-  ledgerParams,
-  ledgerQuery,
-  stock,
-} from './report-readers.ts';
+import { answerWith, balances, cashbook, daywise, ledger, ledgerParams, stock } from './report-readers.ts';
 import { readAveragePurchaseRate, readDashboardSummary } from './reports.repository.ts';
 
 export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
@@ -86,6 +78,12 @@ export async function registerReportRoutes(app: FastifyInstance, deps: QueryDeps
     },
   );
 
+  registerSummaryRoutes(app, deps);
+}
+
+/** The Balances report, the dashboard, the day-wise report and the cashbook. */
+function registerSummaryRoutes(app: FastifyInstance, deps: QueryDeps): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   /** The Balances report: the four kinds of account, each a list page with its filters. */
   api.get(
     '/api/reports/balances',

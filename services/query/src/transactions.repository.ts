@@ -1,11 +1,8 @@
-import { isCustomFieldScalar, type PurchaseRow, type SaleRow } from '@bahi/contracts';
+import { isCustomFieldScalar, type PurchaseRow, type SaleRow, type TransactionQuery } from '@bahi/contracts';
 import { lineTotalText, remainingQuantityText } from '@bahi/domain';
 import type { Database } from '@bahi/read-db';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import type { z } from 'zod';
 import type { QueryDeps } from './deps.ts';
-import { day } from './query-params.ts';
-import { listQuery } from './reads.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 /**
@@ -13,9 +10,6 @@ import { VersionedCache } from './versioned-cache.ts';
  * handlers). A row's Total and Remaining come from the domain's rules (rules/lines.ts), the
  * ones its postings were made with, not from SQL arithmetic of their own.
  */
-
-export const transactionQuery = listQuery.extend({ startDate: day('startDate'), endDate: day('endDate') });
-export type TransactionQuery = z.infer<typeof transactionQuery>;
 
 /** The read models a purchase or sale list reads. */
 export const TRANSACTION_READS = ['purchases_and_sales', 'masters', 'custom_field_definitions'];

@@ -1,9 +1,9 @@
-import { purchasePage, salePage } from '@bahi/contracts';
+import { purchasePage, salePage, transactionQuery } from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import type { QueryDeps } from './deps.ts';
 import { readAfterClientPosition } from './reads.ts';
-import { readPurchases, readSales, TRANSACTION_READS, transactionQuery } from './transactions.repository.ts';
+import { readPurchases, readSales, TRANSACTION_READS } from './transactions.repository.ts';
 
 export async function registerTransactionListRoutes(app: FastifyInstance, deps: QueryDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();

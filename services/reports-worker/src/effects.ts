@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EventStore } from '@bahi/event-store';
 import { type Requester, SENDS_STREAM, type SendRecord } from '@bahi/report-jobs';
+import { appendToLog } from '@bahi/server-kit';
 
 export { SENDS_STREAM, type SendRecord };
 
@@ -35,20 +36,21 @@ export function eventStoreEffects(store: EventStore): Effects {
     userId,
     correlationId,
     causationId: null,
-    schemaVersion: 1,
   });
   return {
     async notify(notice, userId) {
       const id = nameUuid(`report-notice:${notice.key}`);
       const { key, ...rest } = notice;
-      await store.append(
+      await appendToLog(
+        store,
         'notifications-reports',
         [{ id, type: 'NotificationRaised', data: { id, ...rest }, metadata: metadata(userId, key) }],
         'any',
       );
     },
     async recordSend(record, attempt) {
-      await store.append(
+      await appendToLog(
+        store,
         SENDS_STREAM,
         [
           {

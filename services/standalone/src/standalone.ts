@@ -10,13 +10,13 @@ import {
   seedScale,
   watchLicense,
 } from '@bahi/command';
-import { eventSchemas } from '@bahi/contracts';
 import type { EventStore } from '@bahi/event-store';
 import { startProjector } from '@bahi/projections';
 import { registerQueryRoutes } from '@bahi/query';
 import { connectReports, type InProcessReports, inProcessReports } from '@bahi/report-jobs';
 import { startReportsWorker } from '@bahi/reports-worker';
 import {
+  appendToLog,
   closeApp,
   createHttpApp,
   licenseFromConfig,
@@ -79,12 +79,33 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
     return { status: res.statusCode, body: res.json() };
   };
   const result = await seedScale(call, SCALES.small, new Date().toISOString().slice(0, 10));
-  await eventStore.append(
+  await appendToLog(
+    eventStore,
     'system-demo',
-    [{ type: 'DemoLoaded', data: { writes: result.writes }, metadata: { schemaVersion: 1 } }],
+    [{ type: 'DemoLoaded', data: { writes: result.writes } }],
     'no_stream',
   );
   return result;
+}
+
+export interface StandaloneOptions {
+  logger?: boolean;
+  /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
+  storage?: () => Promise<Storage>;
+  /**
+   * Tests: report jobs on BullMQ over this Redis (under their own key prefix), the queue and
+   * worker of distributed mode, instead of the in-process queue.
+   */
+  reportsRedis?: { url: string; prefix: string };
+}
+
+/** Every route the app registers from now on, with its schema (the contract tests read them). */
+function collectRoutes(app: FastifyInstance) {
+  const routes: { method: string; url: string; schema?: unknown }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema });
+  });
+  return routes;
 }
 
 /**
@@ -94,16 +115,7 @@ async function loadDemo(app: FastifyInstance, eventStore: EventStore, config: St
  */
 export async function startStandalone(
   env: NodeJS.ProcessEnv = process.env,
-  options: {
-    logger?: boolean;
-    /** Tests: the same app on other storage (a server Postgres) instead of the embedded one. */
-    storage?: () => Promise<Storage>;
-    /**
-     * Tests: report jobs on BullMQ over this Redis (under their own key prefix), the queue and
-     * worker of distributed mode, instead of the in-process queue.
-     */
-    reportsRedis?: { url: string; prefix: string };
-  } = {},
+  options: StandaloneOptions = {},
 ): Promise<Standalone> {
   const config = loadConfig(standaloneEnvSchema, env);
   const dataDir = resolve(config.BAHI_DATA_DIR);
@@ -129,11 +141,7 @@ export async function startStandalone(
       pageFallback: (_request, reply) => pageFallback!(reply),
     });
     stops.push(() => closeApp(app));
-    const routes: { method: string; url: string; schema?: unknown }[] = [];
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat())
-        routes.push({ method, url: route.url, schema: route.schema });
-    });
+    const routes = collectRoutes(app);
 
     const frontends = await registerFrontends(app, resolve(config.BAHI_FRONTENDS_DIR));
     pageFallback = frontends.pageFallback;
@@ -190,15 +198,10 @@ export async function startStandalone(
     });
     stops.push(() => projector.stop());
 
-    await storage.eventStore.append(
+    await appendToLog(
+      storage.eventStore,
       'system-standalone',
-      [
-        {
-          type: 'StandaloneStarted',
-          data: { pid: process.pid, frontendsBuilt: frontends.built },
-          metadata: { schemaVersion: eventSchemas.StandaloneStarted.version },
-        },
-      ],
+      [{ type: 'StandaloneStarted', data: { pid: process.pid, frontendsBuilt: frontends.built } }],
       'any',
     );
 

@@ -103,6 +103,14 @@ export const PARTY_ACCOUNTS = {
 } as const;
 
 /**
+ * The side a nominal account's balance is read on (the name after `nominal:`): income (sales,
+ * commission, an income category) is its credits (sign -1); costs and expenses count their
+ * debits (sign 1).
+ */
+export const nominalSign = (name: string): 1 | -1 =>
+  name === 'Sales' || name === 'CommissionIncome' || name.startsWith('Income:') ? -1 : 1;
+
+/**
  * The parties whose account is kept in their city's currency (ACCOUNTING.md section 2), and its
  * name: once it has postings, moving such a party to another city would mix two currencies in
  * one ledger. Godowns keep INR wherever they are.

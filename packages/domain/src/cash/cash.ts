@@ -19,6 +19,7 @@ import {
   zero,
 } from '../decimal.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import { transferReceived } from './transfer-amount.ts';
 
 const d = parseDecimal;
 const positive = (value: string, label: string): Dec => {
@@ -93,8 +94,7 @@ export function decideTransfer(
   if (charge.units < 0n || compare(charge, sent) > 0)
     throw invalid('The charge must be between 0 and the amount sent.');
   const rate = positive(t.rate, 'Rate');
-  const net = sub(sent, charge);
-  const received = t.operation === '*' ? mul(net, rate, AMOUNT_SCALE) : div(net, rate, AMOUNT_SCALE);
+  const received = transferReceived(sent, charge, rate, t.operation);
   const fromRate = positive(command.from.rate, 'City rate');
   const toRate = positive(command.to.rate, 'City rate');
   const book = new PostingBook()

@@ -1,31 +1,11 @@
+import type { DryRunAnswer } from '@bahi/contracts';
 import { ApiError, errorText, formatAmount, formatQuantity, request, useDebouncedValue } from '@bahi/ui';
 import { keepPreviousData, useQuery } from '@bahi/ui/screen';
 import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { z } from 'zod';
 
-/** What a write would post (POST/PUT with `X-Bahi-Dry-Run: true`, issue #14): nothing is appended. */
-export interface Preview {
-  dryRun: true;
-  lines: Array<{
-    account: string;
-    kind: string;
-    name: string;
-    currency: string;
-    debit: string;
-    credit: string;
-    before: string;
-    after: string;
-  }>;
-  stock: Array<{
-    godown_id: string;
-    godown: string;
-    product_id: string;
-    product: string;
-    before: string;
-    change: string;
-    after: string;
-  }>;
-}
+/** What a write would post (POST/PUT with `X-Bahi-Dry-Run: true`, issue #14): the contract's dry-run answer. */
+export type Preview = DryRunAnswer;
 
 export const DRY_RUN_HEADER = 'X-Bahi-Dry-Run';
 

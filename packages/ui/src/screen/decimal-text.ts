@@ -1,8 +1,26 @@
 /**
- * Exact decimal text as a person types it: digits, one point, at most `scale` decimals, and a
- * leading minus only where the field allows one. Nothing here goes through a JS number; the
- * value stays text from the keyboard to the request (the server checks it again).
+ * The frontends' one decimal module: exact decimal text as a person types it, and the arithmetic
+ * a screen does before the server records (what is left to pay, a total, a transfer's amount
+ * received, a profit preview). The arithmetic is the domain's (packages/domain/src/decimal.ts:
+ * bigint fixed point, half away from zero), so an estimate is what the server will record; only
+ * the reading of typed text ('', '.5', '2.') is this module's. Nothing here goes through a JS number.
  */
+
+import { add, compare, type Dec, div, format, mul, parseDecimal, sub } from '@bahi/domain/decimal';
+import { transferReceived } from '@bahi/domain/transfer-amount';
+
+/** Typed decimal text: digits with at most one point, a sign in front; no exponent. */
+const TYPED = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
+/** Typed text as a decimal ('' and blanks are 0); null when it is no decimal. */
+function typed(text: string | null | undefined): Dec | null {
+  const t = (text ?? '').trim();
+  if (t === '') return parseDecimal('0');
+  if (!TYPED.test(t)) return null;
+  return parseDecimal(t.endsWith('.') ? t.slice(0, -1) : t);
+}
+
+/** Whether text may stand in a field of `scale` decimals as it is typed (a sign only if allowed). */
 export function acceptDecimal(text: string, scale: number, allowNegative = false): boolean {
   const sign = allowNegative ? '-?' : '';
   const frac = scale > 0 ? `(\\.\\d{0,${scale}})?` : '';
@@ -14,78 +32,56 @@ export function cleanDecimal(text: string): string {
   return text.replace(/[\s,\u00a0]/g, '');
 }
 
-/** Compares two non-negative decimal texts exactly: -1, 0 or 1. */
+/** Compares two decimal texts exactly: -1, 0 or 1 (text that is no decimal counts as 0). */
 export function compareDecimal(a: string, b: string): number {
-  const norm = (s: string) => {
-    const neg = s.trim().startsWith('-');
-    const [i = '', f = ''] = s.trim().replace(/^[+-]/, '').split('.');
-    return { neg, i: i.replace(/^0+/, ''), f: f.replace(/0+$/, '') };
-  };
-  const x = norm(a || '0');
-  const y = norm(b || '0');
-  const zero = (v: { i: string; f: string }) => !v.i && !/[1-9]/.test(v.f);
-  const sx = zero(x) ? 0 : x.neg ? -1 : 1;
-  const sy = zero(y) ? 0 : y.neg ? -1 : 1;
-  if (sx !== sy) return sx < sy ? -1 : 1;
-  if (sx === 0) return 0;
-  let mag = 0;
-  if (x.i.length !== y.i.length) mag = x.i.length < y.i.length ? -1 : 1;
-  else if (x.i !== y.i) mag = x.i < y.i ? -1 : 1;
-  else {
-    const n = Math.max(x.f.length, y.f.length);
-    const fx = x.f.padEnd(n, '0');
-    const fy = y.f.padEnd(n, '0');
-    mag = fx === fy ? 0 : fx < fy ? -1 : 1;
-  }
-  return sx * mag;
+  return compare(typed(a) ?? parseDecimal('0'), typed(b) ?? parseDecimal('0'));
 }
 
 /** True when the text is a number above zero. */
 export const isPositiveDecimal = (text: string | null | undefined): boolean =>
   !!text && /^\d*\.?\d*$/.test(text.trim()) && compareDecimal(text, '0') > 0;
 
-/** a - b at `scale` decimals, exactly (bigint), for what is left to pay. */
-export function subtractDecimal(a: string, b: string, scale: number): string {
-  const units = (s: string) => {
-    const t = (s || '0').trim();
-    const neg = t.startsWith('-');
-    const [i = '0', f = ''] = t.replace(/^[+-]/, '').split('.');
-    const v = BigInt((i || '0') + f.padEnd(scale, '0').slice(0, scale));
-    return neg ? -v : v;
-  };
-  const d = units(a) - units(b);
-  const neg = d < 0n;
-  const abs = (neg ? -d : d).toString().padStart(scale + 1, '0');
-  const body = scale > 0 ? `${abs.slice(0, -scale)}.${abs.slice(-scale)}` : abs;
-  return neg ? `-${body}` : body;
+/** Both texts as decimals, or null when either is blank or no decimal. */
+const both = (a: string, b: string): [Dec, Dec] | null => {
+  const x = a.trim() === '' ? null : typed(a);
+  const y = b.trim() === '' ? null : typed(b);
+  return x && y ? [x, y] : null;
+};
+
+/** a - b at `scale` decimals, exactly, for what is left to pay. Text that is no decimal counts as 0. */
+export const subtractDecimal = (a: string, b: string, scale: number): string =>
+  format(sub(typed(a) ?? parseDecimal('0'), typed(b) ?? parseDecimal('0')), scale);
+
+/** a + b at `scale` decimals, exactly. Text that is no decimal counts as 0. */
+export const addDecimal = (a: string, b: string, scale: number): string =>
+  format(add(typed(a) ?? parseDecimal('0'), typed(b) ?? parseDecimal('0')), scale);
+
+/** a x b at `scale` decimals, exactly, half away from zero; null when either is no decimal. */
+export function multiplyDecimal(a: string, b: string, scale: number): string | null {
+  const xy = both(a, b);
+  return xy ? format(mul(xy[0], xy[1], scale), scale) : null;
 }
 
-/** a + b at `scale` decimals, exactly. */
-export const addDecimal = (a: string, b: string, scale: number): string =>
-  subtractDecimal(
-    a,
-    (b || '0').trim().startsWith('-') ? (b || '0').trim().slice(1) : `-${(b || '0').trim()}`,
-    scale,
-  );
+/** a / b at `scale` decimals, exactly, half away from zero; null when either is no decimal or b is zero. */
+export function divideDecimal(a: string, b: string, scale: number): string | null {
+  const xy = both(a, b);
+  if (!xy || xy[1].units === 0n) return null;
+  return format(div(xy[0], xy[1], scale), scale);
+}
 
-/** a x b rounded half away from zero to `scale` decimals, exactly (bigint). */
-export function multiplyDecimal(a: string, b: string, scale: number): string {
-  const parse = (s: string) => {
-    const t = (s || '0').trim();
-    const neg = t.startsWith('-');
-    const [i = '0', f = ''] = t.replace(/^[+-]/, '').split('.');
-    return { neg, digits: BigInt((i || '0') + f), places: f.length };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  const places = x.places + y.places;
-  let v = x.digits * y.digits; // at `places` decimals
-  if (places > scale) {
-    const div = 10n ** BigInt(places - scale);
-    v = (v + div / 2n) / div; // half away from zero (v is non-negative here)
-  } else v *= 10n ** BigInt(scale - places);
-  const neg = x.neg !== y.neg && v !== 0n;
-  const abs = v.toString().padStart(scale + 1, '0');
-  const body = scale > 0 ? `${abs.slice(0, -scale)}.${abs.slice(-scale)}` : abs;
-  return neg ? `-${body}` : body;
+/**
+ * What a transfer's receiver gets (the domain's rule, spec section 5): (sent - charge) x rate, or
+ * / rate, to 2 decimals; null when a text is no decimal or the rate is 0 for a division.
+ */
+export function transferReceivedText(
+  sent: string,
+  charge: string,
+  rate: string,
+  operation: '*' | '/',
+): string | null {
+  const s = typed(sent);
+  const c = typed(charge);
+  const r = typed(rate);
+  if (!s || !c || !r || (operation === '/' && r.units === 0n)) return null;
+  return format(transferReceived(s, c, r, operation), 2);
 }

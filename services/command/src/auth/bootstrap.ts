@@ -1,6 +1,7 @@
 import { WrongExpectedVersionError } from '@bahi/event-store';
+import { appendToLog } from '@bahi/server-kit';
 import type { CommandDeps } from '../deps.ts';
-import { createUser } from '../routes/users.routes.ts';
+import { createUser } from '../handlers/users.ts';
 import { userHoldingEmail } from './users.ts';
 
 const BOOTSTRAP_STREAM = 'system-bootstrap';
@@ -44,15 +45,10 @@ export async function bootstrapFirstAdmin(
   }
   holder ??= await userHoldingEmail(deps.eventStore, email);
   try {
-    await deps.eventStore.append(
+    await appendToLog(
+      deps.eventStore,
       BOOTSTRAP_STREAM,
-      [
-        {
-          type: 'AdminBootstrapped',
-          data: { user_id: holder!.id, email },
-          metadata: { ...meta, schemaVersion: 1 },
-        },
-      ],
+      [{ type: 'AdminBootstrapped', data: { user_id: holder!.id, email }, metadata: meta }],
       'no_stream',
     );
   } catch (error) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventStore } from '@bahi/event-store';
-import type { LicenseInfo, LicenseService } from '@bahi/server-kit';
+import { appendToLog, type LicenseInfo, type LicenseService } from '@bahi/server-kit';
 
 const DAY = 86_400_000;
 
@@ -53,14 +53,15 @@ export function watchLicense(
     const notice = licenseNotice(deps.license.current(), now());
     if (!notice) return;
     const id = nameUuid(`license:${notice.title}:${now().toISOString().slice(0, 10)}`);
-    await deps.eventStore.append(
+    await appendToLog(
+      deps.eventStore,
       'notifications-license',
       [
         {
           id,
           type: 'NotificationRaised',
           data: { id, audience: 'Admin', ...notice, link: '/profile' },
-          metadata: { userId: null, correlationId: 'license-watch', causationId: null, schemaVersion: 1 },
+          metadata: { userId: null, correlationId: 'license-watch', causationId: null },
         },
       ],
       'any',

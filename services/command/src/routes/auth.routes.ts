@@ -1,5 +1,11 @@
 import { isStorableText, licenseStatus, loginAnswer } from '@bahi/contracts';
-import { HttpError, LICENSE_STREAM, requireWriter, type ZodTypeProvider } from '@bahi/server-kit';
+import {
+  appendToLog,
+  HttpError,
+  LICENSE_STREAM,
+  requireWriter,
+  type ZodTypeProvider,
+} from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userHoldingEmail } from '../auth/users.ts';
@@ -73,9 +79,10 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: CommandDeps
       expires_at: info.config?.expires_at ?? null,
     };
     if ((await lastRecorded()) !== outcomeOf(data))
-      await deps.eventStore.append(
+      await appendToLog(
+        deps.eventStore,
         LICENSE_STREAM,
-        [{ type: 'LicenseChecked', data, metadata: { ...requestMeta(request), schemaVersion: 1 } }],
+        [{ type: 'LicenseChecked', data, metadata: requestMeta(request) }],
         'any',
       );
     return info;

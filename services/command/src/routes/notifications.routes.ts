@@ -1,6 +1,6 @@
 import { logPosition, writeAnswer } from '@bahi/contracts';
 import { ProjectionBehindError, waitForProjections } from '@bahi/read-db';
-import { HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
+import { appendToLog, HttpError, signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
@@ -52,13 +52,14 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Com
         read = await isRead();
       }
       if (read) return { id, position: await head() };
-      const r = await deps.eventStore.append(
+      const r = await appendToLog(
+        deps.eventStore,
         `notification-reads-${me.id}`,
         [
           {
             type: 'NotificationRead',
             data: { user_id: me.id, notification_id: id },
-            metadata: { ...requestMeta(request), schemaVersion: 1 },
+            metadata: requestMeta(request),
           },
         ],
         'any',
@@ -81,13 +82,14 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Com
       // Both a just-raised notice and a just-recorded read-all may still be on their way.
       await catchUp();
       if ((await unreadCount(deps, me)) === 0) return { position: await head() };
-      const r = await deps.eventStore.append(
+      const r = await appendToLog(
+        deps.eventStore,
         `notification-reads-${me.id}`,
         [
           {
             type: 'NotificationsAllRead',
             data: { user_id: me.id, up_to: new Date().toISOString() },
-            metadata: { ...requestMeta(request), schemaVersion: 1 },
+            metadata: requestMeta(request),
           },
         ],
         'any',

@@ -1,6 +1,7 @@
-import { logPosition, REPORT_SENDS_STREAM } from '@bahi/contracts';
+import { type EventData, logPosition, REPORT_SENDS_STREAM } from '@bahi/contracts';
 import { WrongExpectedVersionError } from '@bahi/event-store';
 import {
+  appendToLog,
   type ErrorMapping,
   HttpError,
   registerErrorMapping,
@@ -12,13 +13,8 @@ import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
 import { requestMeta } from '../request-meta.ts';
 
-/** What the reports worker recorded of a send (`ReportSendRecorded`), as far as this route needs it. */
-interface SendRecord {
-  job_id: string;
-  recipient: string;
-  status: 'accepted' | 'outbox' | 'failed' | 'sent';
-  [field: string]: unknown;
-}
+/** What the reports worker recorded of a send: the data of its `ReportSendRecorded` event. */
+type SendRecord = EventData<'ReportSendRecorded'>;
 
 /** Another send or mark was recorded meanwhile (the append's expected version): read the outbox again. */
 const outboxChanged: ErrorMapping = (error) =>
@@ -59,13 +55,14 @@ export async function registerReportSendRoutes(app: FastifyInstance, deps: Comma
       if (latest.status === 'sent' || latest.status === 'accepted')
         throw new HttpError(409, `The report to ${latest.recipient} is already sent.`);
       const version = events.at(-1)?.streamVersion;
-      const r = await deps.eventStore.append(
+      const r = await appendToLog(
+        deps.eventStore,
         REPORT_SENDS_STREAM,
         [
           {
             type: 'ReportSendRecorded',
             data: { ...latest, status: 'sent', error: null },
-            metadata: { ...requestMeta(request), schemaVersion: 1 },
+            metadata: requestMeta(request),
           },
         ],
         version ?? 'no_stream',

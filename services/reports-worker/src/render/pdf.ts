@@ -8,6 +8,7 @@ import {
   momentInWords,
   type ReportDocument,
   type Row,
+  type TotalRow,
   verificationDigest,
   verificationKeywords,
   verificationLine,
@@ -296,6 +297,134 @@ interface Cell {
   style: TextStyle;
 }
 
+/** Each page's running head (after the first) and foot: the books line, the verification code, the page number. */
+function drawHeadsAndFeet(
+  pdf: InstanceType<typeof PDFDocument>,
+  t: Typesetter,
+  page: {
+    doc: ReportDocument;
+    meta: RenderMeta;
+    usable: number;
+    pageHeight: number;
+    books: string;
+    verification: string;
+  },
+) {
+  const { doc, meta, usable, pageHeight, books, verification } = page;
+  const { count } = pdf.bufferedPageRange();
+  const head: TextStyle = { size: 9, style: 'normal', color: COLORS.text };
+  const foot: TextStyle = { size: 7, style: 'normal', color: COLORS.muted };
+  const small: TextStyle = { size: 6, style: 'normal', color: COLORS.faint };
+  const half = usable / 2 - 6;
+  for (let page = 0; page < count; page++) {
+    pdf.switchToPage(page);
+    t.forgetColor();
+    if (page > 0) {
+      t.draw(
+        t.wrap(meta.businessName, { ...head, style: 'bold' }, half).slice(0, 1),
+        { ...head, style: 'bold' },
+        MARGIN.left,
+        18,
+        half,
+      );
+      t.draw(t.wrap(doc.title, head, half).slice(0, 1), head, MARGIN.left + usable - half, 18, half, 'right');
+    }
+    const footY = pageHeight - MARGIN.bottom + 10;
+    const used = t.draw(t.wrap(books, foot, usable - 80).slice(0, 1), foot, MARGIN.left, footY, usable - 80);
+    // Small and grey: for an auditor to quote, not for staff to read.
+    t.draw(t.wrap(verification, small, usable - 80), small, MARGIN.left, footY + used, usable - 80);
+    t.draw(
+      t.wrap(`Page ${page + 1} of ${count}`, foot, 80),
+      foot,
+      MARGIN.left + usable - 80,
+      footY,
+      80,
+      'right',
+    );
+  }
+}
+
+/** The report's summary figures on one line or more (label muted, value bold); answers the y below them. */
+function drawSummary(
+  t: Typesetter,
+  summary: ReportDocument['summary'],
+  at: { y: number; usable: number; body: TextStyle; bold: TextStyle },
+): number {
+  const { usable, body, bold } = at;
+  let y = at.y;
+  const label: TextStyle = { ...body, color: COLORS.muted };
+  const { height } = t.line(BODY_SIZE);
+  let x = MARGIN.left;
+  for (const s of summary) {
+    const value = /^-?\d+\.\d+$/.test(s.value) ? formatDecimal(s.value, 2) : s.value;
+    const l = t.wrap(`${s.label}: `, label, usable);
+    const v = t.wrap(value, bold, usable);
+    const w = lineWidth(l[0] ?? []) + 2 + lineWidth(v[0] ?? []);
+    if (x > MARGIN.left && x + w > MARGIN.left + usable) {
+      x = MARGIN.left;
+      y += height;
+    }
+    t.draw(l, label, x, y, usable);
+    t.draw(v, bold, x + lineWidth(l[0] ?? []) + 2, y, usable);
+    x += w + 18;
+  }
+  y += height;
+  return y;
+}
+
+/** A buffered PDF document with the report's Info (title, books line, verification), and its bytes once ended. */
+function openPdf(
+  doc: ReportDocument,
+  meta: RenderMeta,
+  fonts: ReturnType<typeof fontsOnce>,
+  at: { size: [number, number]; digest: string; chain: { hash: string; position: string } | undefined },
+) {
+  const { digest, chain } = at;
+  const pdf = new PDFDocument({
+    size: at.size,
+    margins: MARGIN,
+    bufferPages: true,
+    font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal),
+    // The read position and the whole digest go in the Info dictionary, where a program finds
+    // them (pdfinfo); the page shows the verification code.
+    info: {
+      Title: doc.title,
+      Author: meta.businessName,
+      Creator: 'Bahi',
+      Subject: `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest, chain)}`,
+      Keywords: verificationKeywords(digest, meta.position, meta.chainHead),
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  return { pdf, done };
+}
+
+/** A total row's cells: its label across the columns before its first figure, the figures bold (tinted by tone). */
+function totalCells(
+  columns: Column[],
+  total: TotalRow,
+  cell: (i: number, text: string, style: TextStyle, span?: number) => Cell,
+  bold: TextStyle,
+): Cell[] {
+  // The label spans the columns before the first total figure, so it does not wrap.
+  const firstValue = columns.findIndex((c, i) => i > 0 && total.values[c.key] != null);
+  const span = Math.max(1, firstValue === -1 ? columns.length : firstValue);
+  const cells = [cell(0, total.label, bold, span)];
+  columns.forEach((c, i) => {
+    if (i < span) return;
+    const value = total.values[c.key];
+    const color =
+      total.tone && value ? (total.tone === 'negative' ? COLORS.negative : COLORS.positive) : COLORS.text;
+    cells.push(cell(i, cellText({ ...c, dashZero: false }, value), { ...bold, color }));
+  });
+  return cells;
+}
+
 /**
  * The report as a PDF: business name, title, filters, the books line (as of, as recorded at)
  * and generated-at on the first page; the business name, title and page numbers on every page,
@@ -318,27 +447,7 @@ export async function renderPdf(
   const usable = pageWidth - MARGIN.left - MARGIN.right;
   const bottom = pageHeight - MARGIN.bottom;
 
-  const pdf = new PDFDocument({
-    size: [pageWidth, pageHeight],
-    margins: MARGIN,
-    bufferPages: true,
-    font: fonts.bytes(fonts.fonts[DEFAULT_FAMILY]!.normal),
-    // The read position and the whole digest go in the Info dictionary, where a program finds
-    // them (pdfinfo); the page shows the verification code.
-    info: {
-      Title: doc.title,
-      Author: meta.businessName,
-      Creator: 'Bahi',
-      Subject: `${booksLine(doc, meta.generatedAt)}. ${verificationLine(digest, chain)}`,
-      Keywords: verificationKeywords(digest, meta.position, meta.chainHead),
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
+  const { pdf, done } = openPdf(doc, meta, fonts, { size: [pageWidth, pageHeight], digest, chain });
   const t = new Typesetter(pdf, fonts);
 
   // Columns stretched to the page width so every report looks the same; each has 4 pt padding.
@@ -374,26 +483,7 @@ export async function renderPdf(
   const books = booksLine(doc, meta.generatedAt);
   paragraph(books, { size: 8, style: 'normal', color: COLORS.meta });
   paragraph(`Generated ${momentInWords(meta.generatedAt)}`, { size: 8, style: 'normal', color: COLORS.meta });
-  if (doc.summary.length > 0) {
-    y += 6;
-    const label: TextStyle = { ...body, color: COLORS.muted };
-    const { height } = t.line(BODY_SIZE);
-    let x = MARGIN.left;
-    for (const s of doc.summary) {
-      const value = /^-?\d+\.\d+$/.test(s.value) ? formatDecimal(s.value, 2) : s.value;
-      const l = t.wrap(`${s.label}: `, label, usable);
-      const v = t.wrap(value, bold, usable);
-      const w = lineWidth(l[0] ?? []) + 2 + lineWidth(v[0] ?? []);
-      if (x > MARGIN.left && x + w > MARGIN.left + usable) {
-        x = MARGIN.left;
-        y += height;
-      }
-      t.draw(l, label, x, y, usable);
-      t.draw(v, bold, x + lineWidth(l[0] ?? []) + 2, y, usable);
-      x += w + 18;
-    }
-    y += height;
-  }
+  if (doc.summary.length > 0) y = drawSummary(t, doc.summary, { y: y + 6, usable, body, bold });
   if (doc.rows.length === 0) paragraph(doc.emptyText, { ...body, style: 'italics' }, 12, 6);
   y += 10;
 
@@ -445,60 +535,18 @@ export async function renderPdf(
   }
   drawHeader();
   for (const row of doc.rows) place(bodyCells(doc.columns, row, cell, body));
-  for (const total of doc.totals) {
-    // The label spans the columns before the first total figure, so it does not wrap.
-    const firstValue = doc.columns.findIndex((c, i) => i > 0 && total.values[c.key] != null);
-    const span = Math.max(1, firstValue === -1 ? doc.columns.length : firstValue);
-    const cells = [cell(0, total.label, bold, span)];
-    doc.columns.forEach((c, i) => {
-      if (i < span) return;
-      const value = total.values[c.key];
-      const color =
-        total.tone && value ? (total.tone === 'negative' ? COLORS.negative : COLORS.positive) : COLORS.text;
-      cells.push(cell(i, cellText({ ...c, dashZero: false }, value), { ...bold, color }));
-    });
-    place(cells, COLORS.totalFill);
-  }
+  for (const total of doc.totals) place(totalCells(doc.columns, total, cell, bold), COLORS.totalFill);
   strokeRules();
 
   // Running heads and feet, now that the page count is known.
-  const { count } = pdf.bufferedPageRange();
-  const head: TextStyle = { size: 9, style: 'normal', color: COLORS.text };
-  const foot: TextStyle = { size: 7, style: 'normal', color: COLORS.muted };
-  const small: TextStyle = { size: 6, style: 'normal', color: COLORS.faint };
-  const half = usable / 2 - 6;
-  for (let page = 0; page < count; page++) {
-    pdf.switchToPage(page);
-    t.forgetColor();
-    if (page > 0) {
-      t.draw(
-        t.wrap(meta.businessName, { ...head, style: 'bold' }, half).slice(0, 1),
-        { ...head, style: 'bold' },
-        MARGIN.left,
-        18,
-        half,
-      );
-      t.draw(t.wrap(doc.title, head, half).slice(0, 1), head, MARGIN.left + usable - half, 18, half, 'right');
-    }
-    const footY = pageHeight - MARGIN.bottom + 10;
-    const used = t.draw(t.wrap(books, foot, usable - 80).slice(0, 1), foot, MARGIN.left, footY, usable - 80);
-    // Small and grey: for an auditor to quote, not for staff to read.
-    t.draw(
-      t.wrap(verificationLine(digest, chain), small, usable - 80),
-      small,
-      MARGIN.left,
-      footY + used,
-      usable - 80,
-    );
-    t.draw(
-      t.wrap(`Page ${page + 1} of ${count}`, foot, 80),
-      foot,
-      MARGIN.left + usable - 80,
-      footY,
-      80,
-      'right',
-    );
-  }
+  drawHeadsAndFeet(pdf, t, {
+    doc,
+    meta,
+    usable,
+    pageHeight,
+    books,
+    verification: verificationLine(digest, chain),
+  });
   if (t.missing.size > 0) options.onMissing?.([...t.missing]);
   pdf.end();
   return done;

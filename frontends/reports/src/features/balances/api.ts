@@ -1,4 +1,4 @@
-import type { BalancesReport } from '@bahi/contracts';
+import type { BalancesParams, BalancesReport } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type PartyKind, queryOptions } from '@bahi/ui/screen';
 
@@ -18,15 +18,8 @@ export const BALANCE_TABS: readonly { value: BalanceTab; label: string; kind: Pa
  */
 export type Balances = BalancesReport;
 
-export type BalancesParams = {
-  page: number;
-  limit: number;
-  search: string;
-  city_id: string;
-  /** Time travel (docs/read-side.md): a business date 'YYYY-MM-DD' and a moment; '' for now. */
-  asOf: string;
-  knownAt: string;
-};
+// GET /reports/balances' query string, the route's own schema's input (paging, filters, time travel).
+export type { BalancesParams };
 
 export const balancesQuery = (params: BalancesParams) =>
   queryOptions({

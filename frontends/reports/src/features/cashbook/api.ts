@@ -1,21 +1,10 @@
-import type { CashbookRow } from '@bahi/contracts';
+import type { CashbookParams, CashbookRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, partiesQuery, queryOptions } from '@bahi/ui/screen';
 
 // A cashbook line (spec section 3), typed by the report's contract (issue #19).
-export type { CashbookRow };
-
-export interface CashbookParams {
-  startDate: string;
-  endDate: string;
-  city_id: string;
-  entity_type: string;
-  entity_id: string;
-  asOf?: string;
-  knownAt?: string;
-  /** 'true': every line of every correction (the trail); left out, each record once. */
-  corrections?: 'true';
-}
+// GET /reports/cashbook-report's query string, the route's own schema's input.
+export type { CashbookParams, CashbookRow };
 
 /** GET /reports/cashbook-report: fetched only with both dates (spec section 5) and an entity. */
 export const cashbookQuery = (params: CashbookParams) =>

@@ -1,18 +1,10 @@
-import type { DaywiseRow } from '@bahi/contracts';
+import type { DaywiseParams, DaywiseRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, queryOptions } from '@bahi/ui/screen';
 
 // A day-wise row (spec section 3), typed by the report's contract (issue #19).
-export type { DaywiseRow };
-
-export interface DaywiseParams {
-  startDate: string;
-  endDate: string;
-  city_id: string;
-  category?: string;
-  asOf?: string;
-  knownAt?: string;
-}
+// GET /reports/daywise-report's query string, the route's own schema's input.
+export type { DaywiseParams, DaywiseRow };
 
 /** GET /reports/daywise-report: fetched only with both dates and a city (spec section 5). */
 export const daywiseQuery = (params: DaywiseParams) =>

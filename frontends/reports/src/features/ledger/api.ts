@@ -1,4 +1,4 @@
-import type { LedgerReport as Ledger, LedgerLine } from '@bahi/contracts';
+import type { LedgerReport as Ledger, LedgerLine, LedgerParams } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { keepPreviousData, queryOptions } from '@bahi/ui/screen';
 
@@ -8,16 +8,8 @@ export const isLedgerType = (t: string | undefined): t is LedgerType =>
   (LEDGER_TYPES as readonly string[]).includes(t ?? '');
 
 // The ledger and its lines (spec section 3), typed by the route's response schema (issue #19).
-export type { Ledger, LedgerLine };
-
-export interface LedgerParams {
-  startDate?: string;
-  endDate?: string;
-  asOf?: string;
-  knownAt?: string;
-  /** 'true': every line of every correction (the trail); left out, each record once. */
-  corrections?: 'true';
-}
+// GET /reports/ledger/{type}/{id}'s query string, the route's own schema's input.
+export type { Ledger, LedgerLine, LedgerParams };
 
 /** GET /reports/ledger/{type}/{id}: opening, lines with the running balance, closing. */
 export const ledgerQuery = (type: LedgerType, id: string, params: LedgerParams) =>

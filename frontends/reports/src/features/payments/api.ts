@@ -1,4 +1,4 @@
-import type { PaymentRow } from '@bahi/contracts';
+import type { CashParams, PaymentRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { isoDay, keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
 
@@ -15,7 +15,7 @@ export type PaymentFilters = {
 };
 
 /** The filters as the API takes them (the report and its files): dates as full ISO timestamps. */
-export const paymentFilters = (f: PaymentFilters) => ({
+export const paymentFilters = (f: PaymentFilters): CashParams => ({
   city_id: f.city_id,
   related_entity_type: f.related_entity_type,
   startDate: f.startDate ? isoDay(f.startDate) : '',
@@ -28,7 +28,7 @@ export const paymentsQuery = (params: PaymentFilters & { page: number; limit: nu
     queryFn: ({ signal }) =>
       api.get<Page<PaymentRow>>(
         '/reports/payments',
-        { page: params.page, limit: params.limit, ...paymentFilters(params) },
+        { page: params.page, limit: params.limit, ...paymentFilters(params) } satisfies CashParams,
         signal,
       ),
     placeholderData: keepPreviousData,

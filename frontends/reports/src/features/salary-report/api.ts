@@ -1,4 +1,4 @@
-import type { SalaryRow } from '@bahi/contracts';
+import type { CashParams, SalaryRow } from '@bahi/contracts';
 import { MONTH_NAMES } from '@bahi/contracts/months';
 import { api } from '@bahi/ui';
 import { keepPreviousData, type Page, queryOptions } from '@bahi/ui/screen';
@@ -31,7 +31,8 @@ export type SalaryFilters = {
 export const salaryReportQuery = (params: SalaryFilters & { page: number; limit: number }) =>
   queryOptions({
     queryKey: ['reports', 'salary-report', params],
-    queryFn: ({ signal }) => api.get<Page<SalaryRow>>('/reports/salary-report', params, signal),
+    queryFn: ({ signal }) =>
+      api.get<Page<SalaryRow>>('/reports/salary-report', params satisfies CashParams, signal),
     placeholderData: keepPreviousData,
     // A city's salaries: nothing is asked until the tabs have chosen one.
     enabled: !!params.city_id,

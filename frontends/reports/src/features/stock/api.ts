@@ -1,4 +1,4 @@
-import type { StockMap, StockRow } from '@bahi/contracts';
+import type { StockMap, StockParams, StockRow } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
@@ -28,11 +28,8 @@ export function godownsOf(map: StockMap): GodownStock[] {
   );
 }
 
-export type StockParams = {
-  /** Time travel: a business date 'YYYY-MM-DD' and a moment of recording; '' for now. */
-  asOf: string;
-  knownAt: string;
-};
+// GET /reports/stock's query string, the route's own schema's input (time travel: asOf, knownAt).
+export type { StockParams };
 
 export const stockQuery = (params: StockParams) =>
   queryOptions({

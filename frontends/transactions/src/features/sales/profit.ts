@@ -16,5 +16,5 @@ export function profitPreview(
     return null;
   if (compareDecimal(cityRate || '0', '0') <= 0) return null;
   const saleInr = multiplyDecimal(saleRate, cityRate, 8);
-  return multiplyDecimal(subtractDecimal(saleInr, averageInr, 8), quantity, 2);
+  return saleInr === null ? null : multiplyDecimal(subtractDecimal(saleInr, averageInr, 8), quantity, 2);
 }

@@ -1,5 +1,11 @@
-import { type City, compareDecimal, isPositiveDecimal, subtractDecimal } from '@bahi/ui/screen';
-import { divideDecimal, multiplyDecimal } from '../../shared/decimal-math.ts';
+import {
+  type City,
+  compareDecimal,
+  divideDecimal,
+  isPositiveDecimal,
+  subtractDecimal,
+  transferReceivedText,
+} from '@bahi/ui/screen';
 
 /**
  * The rate a transfer starts with once both collectors are chosen (spec section 5): 1.0000
@@ -27,7 +33,6 @@ export function estimatedReceived(
   const s = sent.trim();
   const c = charge.trim() || '0';
   if (!/\d/.test(s) || !NUMBER.test(s) || !NUMBER.test(c) || !isPositiveDecimal(rate)) return null;
-  const net = subtractDecimal(s, c, 2);
-  if (compareDecimal(net, '0') < 0) return null;
-  return operation === '/' ? divideDecimal(net, rate, 2) : multiplyDecimal(net, rate, 2);
+  if (compareDecimal(subtractDecimal(s, c, 2), '0') < 0) return null;
+  return transferReceivedText(s, c, rate, operation);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { divideDecimal, multiplyDecimal } from './decimal-math.ts';
+import { divideDecimal, multiplyDecimal, transferReceivedText } from './decimal-text.ts';
 
 describe('exact decimal multiplication and division', () => {
   it('divides city rates to 4 decimals, half away from zero (spec section 5)', () => {
@@ -38,5 +38,12 @@ describe('exact decimal multiplication and division', () => {
     expect(multiplyDecimal('1e3', '1', 2)).toBeNull();
     expect(multiplyDecimal('1.2.3', '1', 2)).toBeNull();
     expect(multiplyDecimal('.', '1', 2)).toBeNull();
+  });
+
+  it('gives a transfer’s amount received by the domain’s rule, as the server records it', () => {
+    expect(transferReceivedText('1000.00', '10.00', '75.5143', '*')).toBe('74759.16'); // 990 x 75.5143 = 74759.157
+    expect(transferReceivedText('1000', '', '3', '/')).toBe('333.33');
+    expect(transferReceivedText('1000', '0', '0', '/')).toBeNull();
+    expect(transferReceivedText('1e3', '0', '1', '*')).toBeNull();
   });
 });
