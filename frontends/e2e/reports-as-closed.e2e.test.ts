@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
-import { openSignedIn } from './browser.ts';
+import { openSignedIn, themedShots } from './browser.ts';
 
 /**
  * Reports as closed (issue #30), in Chromium: October is closed through the API; a week of
@@ -53,17 +53,7 @@ const add = (a: string, b: string) => {
 
 const note = () => page.getByRole('region', { name: 'Closed period' });
 
-async function shots(name: string) {
-  // The app starts dark; the switch turns it light, then dark again.
-  for (const theme of ['dark', 'light'] as const) {
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
-      await page.screenshot({ path: join(SHOTS, `closed-${name}-${width}-${theme}.png`), fullPage: true });
-    }
-    await page.getByRole('switch', { name: 'Dark mode' }).click();
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
+const shots = (name: string) => themedShots(page, join(SHOTS, `closed-${name}`));
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });

@@ -6,9 +6,9 @@ import {
   canonicalJson,
   closedFiguresOf,
 } from '@bahi/contracts';
+import { waitForProjections } from '@bahi/read-db';
 import { HttpError } from '@bahi/server-kit';
 import type { QueryDeps } from './deps.ts';
-import { readAtPosition } from './reads.ts';
 import { balances, stock } from './report-readers.ts';
 
 /**
@@ -67,11 +67,12 @@ export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8'
 
 /**
  * A close's stored figures; the first reader stores them, once the read models have reached
- * the close (bounded: a 503 otherwise, like any read).
+ * the close (waiting up to `waitMs`: a 503 otherwise, like any read).
  */
 export async function storedFigures(
   deps: QueryDeps,
   close: CloseEvent,
+  waitMs = 2000,
 ): Promise<{ figures: string; digest: string; chain_head: string | null }> {
   const stored = await deps.readDb
     .selectFrom('book_close_figures')
@@ -79,7 +80,7 @@ export async function storedFigures(
     .where('position', '=', close.position.toString())
     .executeTakeFirst();
   if (stored) return stored;
-  await readAtPosition(deps, CLOSE_READS, close.position);
+  await waitForProjections(deps.readDb, CLOSE_READS, close.position, waitMs);
   const { json, digest } = await figuresAsOf(deps, close.upTo, new Date(close.closedAt).toISOString());
   const chain = await deps.eventStore.chainHeadAt?.(close.position, 2000);
   await deps.readDb
@@ -95,7 +96,7 @@ export async function storedFigures(
     .onConflict((oc) => oc.column('position').doNothing())
     .execute();
   // Two first readers at once: both computed the same bytes; either row is the close's.
-  return storedFigures(deps, close);
+  return storedFigures(deps, close, waitMs);
 }
 
 /** A close as the API shows it, with the name of who closed. */

@@ -25,18 +25,19 @@ export async function registerBooksRoutes(app: FastifyInstance, deps: QueryDeps)
   const api = app.withTypeProvider<ZodTypeProvider>();
   /**
    * The figures of the latest close, stored as soon as this close is read (the Settings screen
-   * reads it right after closing, every list on opening). Best effort: read models that are
-   * not there yet leave it to the next reader; the figures are the same whoever stores them.
+   * reads it right after closing, every list on opening). Best effort and without waiting:
+   * read models not there yet leave it to the next reader; the figures are the same whoever
+   * stores them.
    */
   const recorded = new Set<bigint>();
   const recordFigures = async (position: bigint) => {
     if (recorded.has(position)) return;
     try {
       const close = closesOf(await readBooks(deps)).find((c) => c.position === position);
-      if (close) await storedFigures(deps, close);
+      if (close) await storedFigures(deps, close, 0);
       recorded.add(position);
     } catch (error) {
-      app.log.warn({ err: error, position: position.toString() }, 'close figures not stored yet');
+      app.log.debug({ err: error, position: position.toString() }, 'close figures not stored yet');
     }
   };
   api.get(
