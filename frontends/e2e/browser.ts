@@ -79,3 +79,18 @@ export function expectInView(
   expect(box!.y).toBeGreaterThanOrEqual(0);
   expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
 }
+
+/**
+ * Full-page screenshots at 1366 and 390 px in both themes, named `{prefix}-{width}-{theme}.png`:
+ * the app starts dark; the shell's switch turns it light, then dark again.
+ */
+export async function themedShots(page: Page, prefix: string): Promise<void> {
+  for (const theme of ['dark', 'light'] as const) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width > 900 ? 900 : PHONE.height });
+      await page.screenshot({ path: `${prefix}-${width}-${theme}.png`, fullPage: true });
+    }
+    await page.getByRole('switch', { name: 'Dark mode' }).click();
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}

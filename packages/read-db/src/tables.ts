@@ -31,6 +31,20 @@ export interface ProjectionRebuildsTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/**
+ * The figures of each close (issue #30), by the close's log position: their canonical JSON and
+ * its SHA-256, and the sealed chain head there. Not a projection (a rebuild leaves it alone).
+ */
+export interface BookCloseFiguresTable {
+  position: ColumnType<string, string | bigint, never>;
+  up_to: string;
+  closed_at: ColumnType<Date, Date | string, never>;
+  figures: string;
+  digest: string;
+  chain_head: string | null;
+  stored_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 /** Sums of the journal per account (and currency): what each account holds now. */
 export interface AccountTotalsTable {
   account: string;
@@ -267,4 +281,5 @@ export interface Database {
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
   notification_reads_all: NotificationReadsAllTable;
+  book_close_figures: BookCloseFiguresTable;
 }

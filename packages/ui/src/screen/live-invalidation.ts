@@ -28,8 +28,9 @@ export function keysConcerned(stream: string): QueryKey[] | 'all' {
     case 'custom-field':
       return [['settings', 'custom-fields'], ['transactions'], ['settings', 'activity-log']];
     case 'books':
-      // The period close: which rows may be edited, and the activity log's entry.
-      return [['books'], ['settings', 'activity-log']];
+      // The period close: which rows may be edited, the activity log's entry, and whether a
+      // report as of a date reads a closed period (the Balances and Stock screens' note).
+      return [['books'], ['reports', 'closed'], ['settings', 'activity-log']];
     case 'report':
       // 'report-sends': a WhatsApp send recorded (a Send now that finished later, too).
       return [['settings', 'whatsapp-outbox']];

@@ -1,3 +1,4 @@
+import { showMoment } from '@bahi/ui/screen';
 import { mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -141,5 +142,40 @@ describe('Balances Report (spec section 2)', () => {
       asOf: '2026-11-20',
     });
     click.mockRestore();
+  });
+
+  it('as of a date in a closed period, says when and by whom it was closed', async () => {
+    const closed = {
+      position: '7',
+      up_to: '2026-10-31',
+      closed_at: '2026-11-01T09:30:00.000Z',
+      closed_by: { id: 'u1', name: 'Asha' },
+      digest: '0123456789abcdef'.repeat(4),
+      chain_head: null,
+      now: { digest: '0123456789abcdef'.repeat(4), same: true, reopened: true },
+    };
+    const api = mockApi((call) => {
+      if (call.path === '/masters/cities') return citiesReply();
+      if (call.path === '/reports/balances')
+        return {
+          body: {
+            funders: listPage([dev]),
+            agents: listPage([]),
+            collectors: listPage([]),
+            godowns: listPage([]),
+          },
+        };
+      if (call.path === '/books/closed') return { body: { close: closed } };
+      return undefined;
+    });
+    renderScreen('/reports/balances?asOf=2026-10-15', <BalancesPage />);
+    await screen.findByText('Dev');
+    const note = await screen.findByRole('region', { name: 'Closed period' });
+    expect(note.textContent).toContain(`Closed on ${showMoment(closed.closed_at)} by Asha`);
+    expect(note.textContent).toContain('are the closed ones, though the books have been reopened since');
+    expect(note.textContent).toContain('Digest 0123-4567-89AB');
+    expect(Object.fromEntries(api.calls.find((c) => c.path === '/books/closed')!.query)).toEqual({
+      asOf: '2026-10-15',
+    });
   });
 });

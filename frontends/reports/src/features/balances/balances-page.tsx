@@ -20,6 +20,7 @@ import {
   useQuery,
 } from '@bahi/ui/screen';
 import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
+import { ClosedNote } from '../../shared/closed-note.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
 import { signedAmount } from '../../shared/summary-cards.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
@@ -127,6 +128,7 @@ export function BalancesPage() {
         )}
       </FilterBar>
       <TimeTravelBar tt={tt} />
+      <ClosedNote tt={tt} />
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch balances report.') : null} />
       <ErrorAlert
         text={

@@ -1,4 +1,5 @@
 import { formatQuantity } from '@bahi/ui';
+import { showMoment } from '@bahi/ui/screen';
 import { mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -96,7 +97,7 @@ describe('Stock Report (spec section 2)', () => {
     });
     renderScreen('/reports/stock?asOf=2026-11-20', <StockPage />);
     await screen.findAllByText('Rice');
-    expect(api.calls[0]!.query.get('asOf')).toBe('2026-11-20');
+    expect(api.calls.find((c) => c.path === '/reports/stock')!.query.get('asOf')).toBe('2026-11-20');
     fireEvent.click(screen.getByRole('button', { name: 'WhatsApp' }));
     const number = await screen.findByLabelText(/WhatsApp Number/);
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
@@ -129,5 +130,64 @@ describe('Stock Report (spec section 2)', () => {
     await screen.findByText('Download started successfully!');
     await waitFor(() => expect(saved).toEqual(['stock_report.xlsx']));
     expect(api.calls.at(-1)!.path).toBe('/reports/stock/download/xlsx');
+  });
+
+  it('says when and by whom the period of its date was closed; restated since, offers the compare', async () => {
+    const close = {
+      position: '42',
+      up_to: '2026-10-31',
+      closed_at: '2026-11-01T09:30:00.000Z',
+      closed_by: { id: 'u1', name: 'Asha' },
+      digest: 'ab12cd34ef56'.padEnd(64, '0'),
+      chain_head: null,
+      now: { digest: 'ab12cd34ef56'.padEnd(64, '0'), same: true, reopened: false },
+    };
+    let restated = false;
+    const api = mockApi((call) => {
+      if (call.path === '/reports/stock') return { body: STOCK };
+      if (call.path === '/books/closed')
+        return {
+          body: {
+            close: restated
+              ? { ...close, now: { digest: 'f'.repeat(64), same: false, reopened: true } }
+              : close,
+          },
+        };
+      return undefined;
+    });
+    const view = renderScreen('/reports/stock?asOf=2026-10-31', <StockPage />);
+    const note = await screen.findByRole('region', { name: 'Closed period' });
+    expect(note.textContent).toContain(`Closed on ${showMoment(close.closed_at)} by Asha`);
+    expect(note.textContent).toContain(
+      'The books up to 31 Oct 2026 were closed; these figures are exactly the closed ones.',
+    );
+    expect(note.textContent).toContain('Digest AB12-CD34-EF56');
+    expect(within(note).queryByRole('button')).toBeNull();
+    const asked = api.calls.find((c) => c.path === '/books/closed')!;
+    expect(Object.fromEntries(asked.query)).toEqual({ asOf: '2026-10-31' });
+    view.unmount();
+
+    restated = true;
+    renderScreen('/reports/stock?asOf=2026-10-31', <StockPage />);
+    const changed = await screen.findByRole('region', { name: 'Closed period' });
+    await within(changed).findByText(/have changed since: the books were reopened and restated/);
+    fireEvent.click(within(changed).getByRole('button', { name: 'Compare with the close' }));
+    // The compare is time travel's: the report as recorded at the close's moment.
+    await waitFor(() =>
+      expect(
+        api.calls.some((c) => c.path === '/reports/stock' && c.query.get('knownAt') === close.closed_at),
+      ).toBe(true),
+    );
+    await within(screen.getByRole('region', { name: 'Closed period' })).findByText(
+      /Marked: what changed since the close/,
+    );
+  });
+
+  it('shows no note for today’s stock (no date asked)', async () => {
+    const api = mockApi((call) => (call.path === '/reports/stock' ? { body: STOCK } : undefined));
+    renderScreen('/reports/stock', <StockPage />);
+    await screen.findAllByText('Rice');
+    expect(api.calls.some((c) => c.path === '/books/closed')).toBe(false);
+    expect(screen.queryByRole('region', { name: 'Closed period' })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { ErrorAlert, errorText, formatQuantity, Page, Panel } from '@bahi/ui';
 import { compareDecimal, subtractDecimal, useQuery } from '@bahi/ui/screen';
 import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { ClosedNote } from '../../shared/closed-note.tsx';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { type GodownStock, godownsOf, stockQuery } from './api.ts';
@@ -114,6 +115,7 @@ export function StockPage() {
       }
     >
       <TimeTravelBar tt={tt} />
+      <ClosedNote tt={tt} />
       <ErrorAlert text={query.isError ? errorText(query.error, 'Failed to fetch stock report.') : null} />
       {query.isPending ? (
         <Spinner size="small" label="Loading" />
