@@ -1,4 +1,5 @@
 import {
+  type AdjustmentRef,
   bulkSaleInput,
   bulkWriteAnswer,
   type EventData,
@@ -24,6 +25,7 @@ import {
 import { waitForProjections } from '@bahi/read-db';
 import { clientPosition, writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { adjustmentOf } from '../adjustments.ts';
 import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
@@ -135,6 +137,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         id,
         ...input,
         custom_fields: await customFields(deps, 'Purchase', input.custom_fields, clientPosition(request)),
+        adjusts: await adjustmentOf(deps, input.adjusts),
       };
       const meta = requestMeta(request);
       const { position } =
@@ -174,6 +177,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         id,
         ...input,
         custom_fields: await customFields(deps, 'Purchase', input.custom_fields, clientPosition(request)),
+        adjusts: await adjustmentOf(deps, input.adjusts, id),
       };
       const meta = requestMeta(request);
       const { position } = streamId.startsWith('inventory-')
@@ -223,6 +227,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
       godown_id: string;
       product_id: string;
       custom_fields?: Record<string, unknown>;
+      adjusts?: AdjustmentRef | undefined;
     },
     rows: Array<{ agent_id: string; rate: string; quantity: string; clearing_charge: string }>,
   ) => {
@@ -242,6 +247,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
           quantity: row.quantity,
           clearing_charge: row.clearing_charge,
           custom_fields: common.custom_fields ?? {},
+          ...(common.adjusts ? { adjusts: common.adjusts } : {}),
         },
         agentCity: await agentCity(deps, row.agent_id, path),
       });
@@ -270,9 +276,12 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
     async (request, reply) => {
       const input = request.body;
       const fields = await customFields(deps, 'Sale', input.custom_fields, clientPosition(request));
-      const { ids, position } = await recordSales(requestMeta(request), { ...input, custom_fields: fields }, [
-        input,
-      ]);
+      const adjusts = await adjustmentOf(deps, input.adjusts);
+      const { ids, position } = await recordSales(
+        requestMeta(request),
+        { ...input, custom_fields: fields, adjusts },
+        [input],
+      );
       return reply.status(201).send({ id: ids[0]!, position: position.toString() });
     },
   );
@@ -305,6 +314,7 @@ export async function registerTransactionRoutes(app: FastifyInstance, deps: Comm
         quantity: input.quantity,
         clearing_charge: input.clearing_charge,
         custom_fields: await customFields(deps, 'Sale', input.custom_fields, clientPosition(request)),
+        adjusts: await adjustmentOf(deps, input.adjusts, id),
       };
       const city = await agentCity(deps, input.agent_id, 'agent_id');
       const { position } = await execute(deps.eventStore, requestMeta(request), streamId, inventoryDecider, {
