@@ -30,6 +30,10 @@ export const ADJUSTABLE_KINDS = {
 } as const;
 export type AdjustableKind = keyof typeof ADJUSTABLE_KINDS;
 
+/** "Purchase of 15 Oct 2026": the record an adjustment corrects, in words. */
+export const adjustedRecordWords = (ref: { kind: string; date: string }): string =>
+  `${ADJUSTABLE_KINDS[ref.kind as AdjustableKind] ?? ref.kind} of ${formatBusinessDate(ref.date)}`;
+
 /** "Adjusts Purchase of 15 Oct 2026": what an adjustment says of the record it corrects. */
 export const adjustsWords = (ref: { kind: string; date: string }): string =>
-  `Adjusts ${ADJUSTABLE_KINDS[ref.kind as AdjustableKind] ?? ref.kind} of ${formatBusinessDate(ref.date)}`;
+  `Adjusts ${adjustedRecordWords(ref)}`;

@@ -147,6 +147,7 @@ function cashEntryEvents<
     category: text,
     amount: decimal,
     remarks: nullableText,
+    adjusts,
     ...named,
   });
   const body = z.object({ entry, rate: decimal, currency: text, postings: z.array(posting) });
@@ -274,6 +275,7 @@ export const eventSchemas = {
         collector_id: z.uuid().nullable(),
         godown_id: z.uuid().nullable(),
         reference: nullableText,
+        adjusts,
       }),
       city_rate: decimal,
       currency: text,
@@ -337,6 +339,7 @@ export const eventSchemas = {
         rate: decimal,
         amount: decimal,
         remarks: nullableText,
+        adjusts,
       }),
       from_city_rate: decimal,
       from_currency: text,

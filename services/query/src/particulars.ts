@@ -302,8 +302,9 @@ function describe(
     default:
       return undefined;
   }
-  // A return names its record, not what the record adjusts.
-  return `${body}${suffix}${RETURNS.has(type) ? '' : adjustment(d.adjusts)}`;
+  // A return names its record, not what the record adjusts; '(edited)' or '(deleted)' stays last
+  // (the corrections trail replaces it, journal-lines.ts).
+  return `${body}${RETURNS.has(type) ? '' : adjustment(d.adjusts)}${suffix}`;
 }
 
 /**

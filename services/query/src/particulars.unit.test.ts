@@ -183,7 +183,7 @@ describe('Particulars in words', () => {
       'Purchase: 5.0000 Cumin from Asha Traders. Adjusts Purchase of 15 Oct 2026',
     );
     expect(words.get('11.0')).toBe(
-      'Purchase: 5.0000 Cumin from Asha Traders (edited). Adjusts Purchase of 15 Oct 2026',
+      'Purchase: 5.0000 Cumin from Asha Traders. Adjusts Purchase of 15 Oct 2026 (edited)',
     );
     expect(words.get('12.0')).toBe('Purchase return: 1.0000 Cumin');
     expect(words.get('13.0')).toBe('Expense: Rent. Adjusts Salary of 30 Sept 2026');

@@ -152,7 +152,12 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     );
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(await particulars('Agent', ids.agent)).toContain(
-      'Sale: 2.0000 Cumin to Vikram (edited). Adjusts Purchase of 10 Oct 2026',
+      'Sale: 2.0000 Cumin to Vikram. Adjusts Purchase of 10 Oct 2026 (edited)',
+    );
+    // The corrections trail names the edit after the words, the reference kept with them.
+    const trail = (await call('GET', `/reports/ledger/Agent/${ids.agent}?corrections=true`)).body;
+    expect((trail.transactions as Body[]).map((l) => l.particulars).join('\n')).toMatch(
+      /Sale: 1\.0000 Cumin to Vikram\. Adjusts Sale of 12 Oct 2026 - edited on /,
     );
     const dropped = await call('PUT', `/transactions/sales/${ids.saleAdjustment}`, saleBody('2026-11-22'));
     expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
@@ -160,6 +165,77 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     const sales = (await call('GET', `/transactions/sales?city_id=${ids.city}&limit=50`)).body.data as Body[];
     expect(sales.find((s) => s.id === ids.saleAdjustment)?.adjusts).toBeNull();
     expect(await particulars('Agent', ids.agent)).toContain('Sale: 1.0000 Cumin to Vikram (edited)');
+  });
+
+  it('an expense, an income, a payment and a transfer take the reference too; the cashbook says so', async () => {
+    const october = await created('/transactions/expenses', {
+      city_id: ids.city,
+      category: 'Rent',
+      amount: 300,
+      expense_date: '2026-10-05',
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: ids.collector,
+    });
+    ids.octoberExpense = october;
+    const expense = await created('/transactions/expenses', {
+      city_id: ids.city,
+      category: 'Rent',
+      amount: 20,
+      expense_date: '2026-11-05',
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: ids.collector,
+      adjusts: october,
+    });
+    await created('/transactions/incomes', {
+      city_id: ids.city,
+      category: 'Interest',
+      amount: 5,
+      income_date: '2026-11-06',
+      received_by_entity_type: 'Collector',
+      received_by_entity_id: ids.collector,
+      adjusts: october,
+    });
+    await created('/transactions/payments', {
+      related_entity_type: 'Funder',
+      related_entity_id: ids.funder,
+      payment_date: '2026-11-07',
+      amount: 10,
+      payment_mode: 'Currency',
+      collector_id: ids.collector,
+      adjusts: ids.october,
+    });
+    const cashbook = await particulars('Collector', ids.collector);
+    expect(cashbook).toContain('Expense: Rent. Adjusts Expense of 5 Oct 2026');
+    expect(cashbook).toContain('Income: Interest. Adjusts Expense of 5 Oct 2026');
+    expect(cashbook).toContain('Payment to Bhavesh (INR). Adjusts Purchase of 10 Oct 2026');
+    // An edit keeps the reference it is sent with; the expense's history has it.
+    const edited = await call('PUT', `/transactions/expenses/${expense}`, {
+      city_id: ids.city,
+      category: 'Rent',
+      amount: 25,
+      expense_date: '2026-11-05',
+      paid_from_entity_type: 'Collector',
+      paid_from_entity_id: ids.collector,
+      adjusts: october,
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(await particulars('Collector', ids.collector)).toContain(
+      'Expense: Rent. Adjusts Expense of 5 Oct 2026 (edited)',
+    );
+    const history = (await call('GET', `/reports/records/Expense/${expense}`)).body;
+    expect(history.data.adjusts).toEqual({ id: october, kind: 'Expense', date: '2026-10-05' });
+    // A bad one on a cash record, as on a purchase.
+    const bad = await call('POST', '/transactions/payments', {
+      related_entity_type: 'Funder',
+      related_entity_id: ids.funder,
+      payment_date: '2026-11-07',
+      amount: 10,
+      payment_mode: 'Currency',
+      collector_id: ids.collector,
+      adjusts: ids.collector,
+    });
+    expect(bad.status, JSON.stringify(bad.body)).toBe(400);
+    expect(bad.body.errors.map((e: Body) => e.path)).toEqual(['adjusts']);
   });
 
   it('a bad reference is a 400 on adjusts, in the preview as on Save, and nothing is written', async () => {

@@ -25,6 +25,7 @@ import {
 } from '@bahi/domain';
 import { writerOnly, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { adjustmentOf } from '../adjustments.ts';
 import type { CommandDeps } from '../deps.ts';
 import { execute } from '../execute.ts';
 import { requestMeta } from '../request-meta.ts';
@@ -76,7 +77,12 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
       }
       if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
       const id = newRecordId();
-      const payment = { id, city_id: party.city_id, ...input };
+      const payment = {
+        id,
+        city_id: party.city_id,
+        ...input,
+        adjusts: await adjustmentOf(deps, input.adjusts),
+      };
       const { position } = await execute(
         deps.eventStore,
         requestMeta(request),
@@ -184,7 +190,11 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         requestMeta(request),
         transferStreamId(id),
         transferDecider,
-        { transfer: { id, ...input }, from: from.city, to: to.city },
+        {
+          transfer: { id, ...input, adjusts: await adjustmentOf(deps, input.adjusts) },
+          from: from.city,
+          to: to.city,
+        },
       );
       return reply.status(201).send({ id, position: position.toString() });
     },
@@ -236,7 +246,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         const fields = request.body;
         const payer = await payerFacts(fields);
         const id = newRecordId();
-        const entry = { id, ...fields } as never;
+        const entry = { id, ...fields, adjusts: await adjustmentOf(deps, fields.adjusts) } as never;
         const { position } = await execute(
           deps.eventStore,
           requestMeta(request),
@@ -264,7 +274,7 @@ export async function registerCashRoutes(app: FastifyInstance, deps: CommandDeps
         const { id } = request.params;
         const fields = request.body;
         const payer = await payerFacts(fields);
-        const entry = { id, ...fields } as never;
+        const entry = { id, ...fields, adjusts: await adjustmentOf(deps, fields.adjusts, id) } as never;
         const { position } = await execute(
           deps.eventStore,
           requestMeta(request),
