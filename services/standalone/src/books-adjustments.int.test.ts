@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRebuildIdentical } from './testing/books.ts';
+import { dryRun, expectRebuildIdentical, headPosition } from './testing/books.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 const CLOSED = 'The books are closed up to 31 Oct 2026.';
@@ -36,26 +36,31 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     quantity: 1,
     ...extra,
   });
-  const head = async () =>
-    ((await (await fetch(`${t.bahi.url}/api/ready`)).json()) as Body).eventStore.headPosition;
-  /** A dry run as the forms' preview sends it. */
-  const preview = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(`${t.bahi.url}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${t.token}`,
-        'content-type': 'application/json',
-        'x-bahi-dry-run': 'true',
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
+  const head = () => headPosition(t);
+  const preview = (method: string, path: string, body: unknown) => dryRun(t, method, path, body);
   const created = async (path: string, body: unknown) => {
     const r = await call('POST', path, body);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.id as string;
   };
+  const expenseBody = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
+    city_id: ids.city,
+    category: 'Rent',
+    amount,
+    expense_date: date,
+    paid_from_entity_type: 'Collector',
+    paid_from_entity_id: ids.collector,
+    ...extra,
+  });
+  const paymentBody = (adjusts: string | undefined) => ({
+    related_entity_type: 'Funder',
+    related_entity_id: ids.funder,
+    payment_date: '2026-11-07',
+    amount: 10,
+    payment_mode: 'Currency',
+    collector_id: ids.collector,
+    adjusts,
+  });
   const particulars = async (type: string, id: string) => {
     await t.syncToHead();
     const ledger = await call('GET', `/reports/ledger/${type}/${id}`);
@@ -168,24 +173,12 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
   });
 
   it('an expense, an income, a payment and a transfer take the reference too; the cashbook says so', async () => {
-    const october = await created('/transactions/expenses', {
-      city_id: ids.city,
-      category: 'Rent',
-      amount: 300,
-      expense_date: '2026-10-05',
-      paid_from_entity_type: 'Collector',
-      paid_from_entity_id: ids.collector,
-    });
+    const october = await created('/transactions/expenses', expenseBody('2026-10-05', 300));
     ids.octoberExpense = october;
-    const expense = await created('/transactions/expenses', {
-      city_id: ids.city,
-      category: 'Rent',
-      amount: 20,
-      expense_date: '2026-11-05',
-      paid_from_entity_type: 'Collector',
-      paid_from_entity_id: ids.collector,
-      adjusts: october,
-    });
+    const expense = await created(
+      '/transactions/expenses',
+      expenseBody('2026-11-05', 20, { adjusts: october }),
+    );
     await created('/transactions/incomes', {
       city_id: ids.city,
       category: 'Interest',
@@ -195,29 +188,17 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
       received_by_entity_id: ids.collector,
       adjusts: october,
     });
-    await created('/transactions/payments', {
-      related_entity_type: 'Funder',
-      related_entity_id: ids.funder,
-      payment_date: '2026-11-07',
-      amount: 10,
-      payment_mode: 'Currency',
-      collector_id: ids.collector,
-      adjusts: ids.october,
-    });
+    await created('/transactions/payments', paymentBody(ids.october));
     const cashbook = await particulars('Collector', ids.collector);
     expect(cashbook).toContain('Expense: Rent. Adjusts Expense of 5 Oct 2026');
     expect(cashbook).toContain('Income: Interest. Adjusts Expense of 5 Oct 2026');
     expect(cashbook).toContain('Payment to Bhavesh (INR). Adjusts Purchase of 10 Oct 2026');
     // An edit keeps the reference it is sent with; the expense's history has it.
-    const edited = await call('PUT', `/transactions/expenses/${expense}`, {
-      city_id: ids.city,
-      category: 'Rent',
-      amount: 25,
-      expense_date: '2026-11-05',
-      paid_from_entity_type: 'Collector',
-      paid_from_entity_id: ids.collector,
-      adjusts: october,
-    });
+    const edited = await call(
+      'PUT',
+      `/transactions/expenses/${expense}`,
+      expenseBody('2026-11-05', 25, { adjusts: october }),
+    );
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(await particulars('Collector', ids.collector)).toContain(
       'Expense: Rent. Adjusts Expense of 5 Oct 2026 (edited)',
@@ -225,15 +206,7 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     const history = (await call('GET', `/reports/records/Expense/${expense}`)).body;
     expect(history.data.adjusts).toEqual({ id: october, kind: 'Expense', date: '2026-10-05' });
     // A bad one on a cash record, as on a purchase.
-    const bad = await call('POST', '/transactions/payments', {
-      related_entity_type: 'Funder',
-      related_entity_id: ids.funder,
-      payment_date: '2026-11-07',
-      amount: 10,
-      payment_mode: 'Currency',
-      collector_id: ids.collector,
-      adjusts: ids.collector,
-    });
+    const bad = await call('POST', '/transactions/payments', paymentBody(ids.collector));
     expect(bad.status, JSON.stringify(bad.body)).toBe(400);
     expect(bad.body.errors.map((e: Body) => e.path)).toEqual(['adjusts']);
   });
