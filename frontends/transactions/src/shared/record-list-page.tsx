@@ -90,7 +90,7 @@ export function RecordListPage<T extends RecordRow>(props: {
     {
       key: 'actions',
       header: 'Actions',
-      width: '190px',
+      width: '230px',
       card: 'action',
       render: (r) => {
         // In the closed period: Edit and Delete disabled, the reason their tooltip and description.
@@ -147,7 +147,9 @@ export function RecordListPage<T extends RecordRow>(props: {
                     aria-label={`Adjust ${noun}`}
                     icon={<DocumentEditRegular />}
                     onClick={() => setEditing({ adjust: r })}
-                  />
+                  >
+                    Adjust
+                  </Button>
                 </Tooltip>
               ) : null}
             </span>
