@@ -82,6 +82,12 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     ids.product = await created('/masters/products', { name: 'Cumin' });
     ids.october = await created('/transactions/purchases', purchaseBody('2026-10-10'));
     ids.octoberSale = await created('/transactions/sales', saleBody('2026-10-12'));
+    ids.octoberExpense = await created('/transactions/expenses', expenseBody('2026-10-05', 300));
+    ids.imran = await created('/masters/collectors', {
+      name: 'Imran',
+      city_id: ids.city,
+      salary_per_month: 1000,
+    });
     ids.gone = await created('/transactions/purchases', purchaseBody('2026-11-02'));
     expect((await call('DELETE', `/transactions/purchases/${ids.gone}`)).status).toBe(200);
     const close = await call('POST', '/books/close', { up_to: '2026-10-31' });
@@ -162,7 +168,7 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     // The corrections trail names the edit after the words, the reference kept with them.
     const trail = (await call('GET', `/reports/ledger/Agent/${ids.agent}?corrections=true`)).body;
     expect((trail.transactions as Body[]).map((l) => l.particulars).join('\n')).toMatch(
-      /Sale: 1\.0000 Cumin to Vikram\. Adjusts Sale of 12 Oct 2026 - edited on /,
+      /Sale: 1\.0000 Cumin to Vikram\. Adjusts Sale of 12 Oct 2026 - replaced by an edit on /,
     );
     const dropped = await call('PUT', `/transactions/sales/${ids.saleAdjustment}`, saleBody('2026-11-22'));
     expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
@@ -173,8 +179,7 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
   });
 
   it('an expense, an income, a payment and a transfer take the reference too; the cashbook says so', async () => {
-    const october = await created('/transactions/expenses', expenseBody('2026-10-05', 300));
-    ids.octoberExpense = october;
+    const october = ids.octoberExpense!;
     const expense = await created(
       '/transactions/expenses',
       expenseBody('2026-11-05', 20, { adjusts: october }),
@@ -189,7 +194,15 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
       adjusts: october,
     });
     await created('/transactions/payments', paymentBody(ids.october));
+    await created('/transactions/transfers', {
+      transfer_date: '2026-11-08',
+      from_collector_id: ids.collector,
+      to_collector_id: ids.imran,
+      sent_amount: 15,
+      adjusts: october,
+    });
     const cashbook = await particulars('Collector', ids.collector);
+    expect(cashbook).toContain('Transfer to Imran. Adjusts Expense of 5 Oct 2026');
     expect(cashbook).toContain('Expense: Rent. Adjusts Expense of 5 Oct 2026');
     expect(cashbook).toContain('Income: Interest. Adjusts Expense of 5 Oct 2026');
     expect(cashbook).toContain('Payment to Bhavesh (INR). Adjusts Purchase of 10 Oct 2026');
