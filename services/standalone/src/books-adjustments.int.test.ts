@@ -61,7 +61,7 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     collector_id: ids.collector,
     adjusts,
   });
-  const particulars = async (type: string, id: string) => {
+  const particulars = async (type: string, id: string | undefined) => {
     await t.syncToHead();
     const ledger = await call('GET', `/reports/ledger/${type}/${id}`);
     expect(ledger.status, JSON.stringify(ledger.body)).toBe(200);
