@@ -100,7 +100,7 @@ describe.each(TEST_STORAGES)('adjustments of a closed period [%s]', (storage) =>
     const dry = await preview(
       'POST',
       '/transactions/purchases',
-      purchaseBody('2026-11-20', { adjusts: ids.october.toUpperCase() }),
+      purchaseBody('2026-11-20', { adjusts: String(ids.october).toUpperCase() }),
     );
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(await head()).toBe(before);
