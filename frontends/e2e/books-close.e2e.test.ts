@@ -9,8 +9,9 @@ import { openSignedIn } from './browser.ts';
 /**
  * Settings > Close the books (issue #30), as an Admin drives it: close October; a purchase
  * dated 15 Oct is refused in the preview and on Save, the message on its date field; October
- * rows have Edit and Delete disabled with the reason; a reopening with a reason shows in the
- * Activity Log.
+ * rows have Edit and Delete disabled with the reason; an adjustment dated in November that
+ * refers to the October purchase is saved from its row's Adjust and shows in the ledger as the
+ * API has it; a reopening with a reason shows in the Activity Log.
  */
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
@@ -78,7 +79,7 @@ beforeAll(async () => {
       rate,
       quantity: 10,
     });
-  await purchase('2026-10-10', 101);
+  ids.october = (await purchase('2026-10-10', 101)).id;
   await purchase('2026-11-10', 111);
   await app.syncToHead();
   browser = await openSignedIn(app);
@@ -153,6 +154,76 @@ describe('closing the books in Chromium', () => {
     await page.getByRole('tooltip').filter({ hasText: CLOSED }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'books-rows-disabled-1366-dark.png') });
   }, 60_000);
+
+  it('adjusts the October purchase with a November one from its row, by keyboard; the ledger says so, as the API', async () => {
+    const adjust = () => row('101.0000').first().getByRole('button', { name: 'Adjust purchase' });
+    const words = 'Adjusts Purchase of 10 Oct 2026';
+    // November rows are open: they have no Adjust.
+    expect(await row('111.0000').first().getByRole('button', { name: 'Adjust purchase' }).count()).toBe(0);
+    // The closed row with its Adjust, and the form it opens, at both widths in both themes.
+    for (const theme of ['dark', 'light'] as const) {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
+        await adjust().scrollIntoViewIfNeeded();
+        await page.screenshot({
+          path: join(SHOTS, `books-adjust-row-${width}-${theme}.png`),
+          fullPage: true,
+        });
+        await adjust().focus();
+        await page.keyboard.press('Enter');
+        await dialog().getByText(words).waitFor();
+        await page.screenshot({
+          path: join(SHOTS, `books-adjust-form-${width}-${theme}.png`),
+          fullPage: true,
+        });
+        await dialog().getByRole('button', { name: 'Cancel' }).click();
+        await dialog().waitFor({ state: 'hidden' });
+      }
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.getByRole('switch', { name: 'Dark mode' }).click();
+    }
+    // The reference can be cleared: the entry is then an ordinary one.
+    await adjust().focus();
+    await page.keyboard.press('Enter');
+    await dialog().getByRole('button', { name: 'Not an adjustment' }).click();
+    expect(await dialog().getByText(words).count()).toBe(0);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'hidden' });
+
+    // The adjustment: November, the October purchase's values as a start, 2 more at 103.
+    await adjust().focus();
+    await page.keyboard.press('Enter');
+    await dialog().getByText(words).waitFor();
+    const date = dialog().getByRole('textbox', { name: 'Purchase Date' });
+    await date.fill('20 Nov 2026');
+    await dialog().getByLabel('Rate').fill('103');
+    await dialog().getByLabel('Quantity').fill('2');
+    const preview = dialog().getByRole('region', { name: 'Preview' });
+    await expect.poll(() => preview.textContent(), { timeout: 10_000 }).toContain('206.00');
+    await dialog().getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog().waitFor({ state: 'hidden' });
+    await row('103.0000').first().waitFor();
+
+    const purchases = await api('GET', `/transactions/purchases?city_id=${ids.city}&limit=50`);
+    const saved = purchases.data.find((p: { rate: string }) => p.rate.startsWith('103'));
+    expect(saved.purchase_date.slice(0, 10)).toBe('2026-11-20');
+    expect(saved.adjusts).toEqual({ id: ids.october, kind: 'Purchase', date: '2026-10-10' });
+
+    // The funder's ledger: the line's Particulars on screen are the API's.
+    await app.syncToHead();
+    const ledger = await api('GET', `/reports/ledger/Funder/${ids.funder}`);
+    const line = ledger.transactions.find((l: { particulars: string }) => l.particulars.includes(words));
+    expect(line.particulars).toBe(`Purchase: 2.0000 Cumin from Dev. ${words}`);
+    await page.goto(`${app.bahi.url}/reports/ledger/Funder/${ids.funder}`);
+    const table = page.getByRole('table', { name: 'Ledger of Dev' });
+    const cell = table.getByRole('row').filter({ hasText: words });
+    await cell.waitFor();
+    expect(await cell.textContent()).toContain(line.particulars);
+    expect(await cell.textContent()).toContain('20 Nov 2026');
+    await shots('adjust-ledger');
+    await page.goto(`${app.bahi.url}/transactions/purchases`);
+    await row('103.0000').first().waitFor();
+  }, 120_000);
 
   it('reopens with a reason, shown in the Activity Log; the October row opens again', async () => {
     await openSettings('Close the books');

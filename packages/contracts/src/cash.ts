@@ -9,6 +9,7 @@ import {
   rateInput,
   requiredText,
 } from './primitives.ts';
+import { adjustsInput } from './transactions.ts';
 
 /** HTTP payloads of cash movements (spec section 3). */
 
@@ -41,6 +42,7 @@ export const paymentInput = z
     collector_id: optionalId('Collector'),
     godown_id: optionalId('Godown'),
     reference: optionalText('Reference'),
+    adjusts: adjustsInput,
   })
   .superRefine((p, ctx) => {
     if (p.payment_mode === 'Currency' && !p.collector_id) {
@@ -125,6 +127,7 @@ export const transferInput = z
       .refine((v) => !v.startsWith('-') && /[1-9]/.test(v), 'Rate must be more than 0')
       .prefault('1'),
     remarks: optionalText('Remarks'),
+    adjusts: adjustsInput,
   })
   .superRefine((t, ctx) => {
     if (t.from_collector_id === t.to_collector_id) {
@@ -144,6 +147,7 @@ const cashEntry = {
   category: requiredText('Category', 100),
   amount: positiveAmount('Amount'),
   remarks: optionalText('Remarks'),
+  adjusts: adjustsInput,
 };
 
 export const expenseInput = z.object({

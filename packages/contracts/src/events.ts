@@ -61,6 +61,28 @@ export type Posting = z.infer<typeof posting>;
 /** Units and INR value a record moved in or out of a godown's stock of one product. */
 const stockMove = z.object({ product_id: z.uuid(), quantity: decimal, value: decimal });
 
+/**
+ * The record an adjustment corrects (issue #30), as the command found it: its id, kind and
+ * business date then. Optional on every record that may carry it: events written before it
+ * existed have none (an added optional field, so version 1 still reads them all).
+ */
+const adjustmentRef = z.object({
+  id: z.uuid(),
+  kind: z.enum([
+    'Purchase',
+    'Sale',
+    'Payment',
+    'Transfer',
+    'SalaryPayment',
+    'ClearingPayout',
+    'Expense',
+    'Income',
+  ]),
+  date,
+});
+export type AdjustmentRef = z.infer<typeof adjustmentRef>;
+const adjusts = adjustmentRef.nullable().optional();
+
 const purchaseRecord = z.object({
   id: z.uuid(),
   type: z.enum(['Godown', 'Direct']),
@@ -76,6 +98,7 @@ const purchaseRecord = z.object({
   paid_amount: decimal,
   commission: decimal,
   custom_fields: z.record(z.string(), z.unknown()),
+  adjusts,
 });
 const saleRecord = z.object({
   id: z.uuid(),
@@ -87,6 +110,7 @@ const saleRecord = z.object({
   quantity: decimal,
   clearing_charge: decimal,
   custom_fields: z.record(z.string(), z.unknown()),
+  adjusts,
 });
 const returnFields = {
   id: z.uuid(),
@@ -123,6 +147,7 @@ function cashEntryEvents<
     category: text,
     amount: decimal,
     remarks: nullableText,
+    adjusts,
     ...named,
   });
   const body = z.object({ entry, rate: decimal, currency: text, postings: z.array(posting) });
@@ -250,6 +275,7 @@ export const eventSchemas = {
         collector_id: z.uuid().nullable(),
         godown_id: z.uuid().nullable(),
         reference: nullableText,
+        adjusts,
       }),
       city_rate: decimal,
       currency: text,
@@ -313,6 +339,7 @@ export const eventSchemas = {
         rate: decimal,
         amount: decimal,
         remarks: nullableText,
+        adjusts,
       }),
       from_city_rate: decimal,
       from_currency: text,

@@ -132,6 +132,9 @@ export const ledgerQuery = z.object({
 /** The Stock report. */
 export const stockQuery = z.object({ asOf: day('asOf'), knownAt });
 
+/** The close a report as of `asOf` (as recorded at `knownAt`) falls under (issue #30). */
+export const closedPeriodQuery = z.object({ asOf: day('asOf'), knownAt: moment('knownAt') });
+
 /** The Balances report: the four kinds of account, each a list page with its filters. */
 export const balancesQuery = listQuery.extend({ asOf: day('asOf'), knownAt });
 
@@ -172,3 +175,4 @@ export type CashbookParams = ParamsOf<typeof cashbookQuery>;
 export type CashParams = ParamsOf<typeof cashQuery>;
 export type LogsParams = ParamsOf<typeof logsQuery>;
 export type TransactionParams = ParamsOf<typeof transactionQuery>;
+export type ClosedPeriodParams = ParamsOf<typeof closedPeriodQuery>;

@@ -527,6 +527,12 @@ export type CustomFieldValue = z.output<typeof customFieldValue>;
 /** Custom field values of a record, for the definitions that still exist. */
 const customFieldValues = z.array(customFieldValue);
 
+/** The record an adjustment corrects (issue #30), as its event carries it; null: not an adjustment. */
+const adjustsAnswer = z
+  .object({ id: z.string(), kind: z.string(), date: z.string() })
+  .nullable()
+  .describe('The record this entry adjusts: its id, kind and business date');
+
 export const purchaseRow = z.object({
   id: z.string(),
   type: z.enum(['Godown', 'Direct']),
@@ -550,6 +556,7 @@ export const purchaseRow = z.object({
   paid_amount: z.string(),
   commission: z.string(),
   customFieldValues,
+  adjusts: adjustsAnswer,
 });
 export const purchasePage = pageOf(purchaseRow);
 export type PurchaseRow = z.output<typeof purchaseRow>;
@@ -570,6 +577,7 @@ export const saleRow = z.object({
   total: z.string(),
   clearing_charge: z.string(),
   customFieldValues,
+  adjusts: adjustsAnswer,
 });
 export const salePage = pageOf(saleRow);
 export type SaleRow = z.output<typeof saleRow>;

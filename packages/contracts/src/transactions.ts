@@ -69,6 +69,13 @@ const positiveRate = (label: string) =>
 const nonNegativeAmount = (label: string) =>
   amountInput(label).refine((v) => !v.startsWith('-'), `${label} cannot be negative`);
 
+/**
+ * The record a new entry corrects, when it is an adjustment of a closed period (issue #30): its
+ * id. Left out or null: not an adjustment. The command checks it names a dated transaction
+ * record that stands (services/command/src/adjustments.ts).
+ */
+export const adjustsInput = optionalId('Adjusts', 'the record this entry adjusts');
+
 /** A paid amount that passed its check and is above 0 (a failed one is the field's own issue). */
 const isPaid = (amount: unknown) =>
   typeof amount === 'string' && /^\d+\.\d{2}$/.test(amount) && /[1-9]/.test(amount);
@@ -88,6 +95,7 @@ export const purchaseInput = z
     paid_amount: nonNegativeAmount('Paid amount').prefault('0'),
     commission: nonNegativeAmount('Commission').prefault('0'),
     custom_fields: customFields,
+    adjusts: adjustsInput,
   })
   // Also when other fields are wrong, so that the first save flags every field (issue #25): the
   // values are then as given where they failed, so each rule reads only what it needs.
@@ -125,6 +133,7 @@ export const saleInput = saleRowInput.extend({
   product_id: id('Product'),
   godown_id: id('From godown', 'a godown to sell from'),
   custom_fields: customFields,
+  adjusts: adjustsInput,
 });
 
 export const bulkSaleInput = z.object({

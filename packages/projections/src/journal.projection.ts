@@ -63,6 +63,8 @@ const WORD_FIELDS = [
   'month',
   'year',
   'category',
+  // The record an adjustment corrects (issue #30): its kind and date, for 'Adjusts Purchase of ...'.
+  'adjusts',
 ] as const;
 
 const pickWords = (data: object): Rec => {

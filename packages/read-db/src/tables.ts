@@ -192,6 +192,8 @@ export interface PurchasesTable {
   paid_amount: Numeric;
   commission: Numeric;
   custom_fields: Json;
+  /** The record this purchase adjusts (issue #30): { id, kind, date }; null when it adjusts none. */
+  adjusts: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   deleted: Generated<boolean>;
   created_at: CreatedAt;
 }
@@ -208,6 +210,8 @@ export interface SalesTable {
   returned_quantity: ColumnType<string, string | undefined, string>;
   clearing_charge: Numeric;
   custom_fields: Json;
+  /** The record this sale adjusts (issue #30): { id, kind, date }; null when it adjusts none. */
+  adjusts: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   deleted: Generated<boolean>;
   created_at: CreatedAt;
 }

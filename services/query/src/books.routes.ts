@@ -1,4 +1,10 @@
-import { BOOKS_STREAM, booksCloseAnswer, closedFiguresAnswer, closedPeriodAnswer } from '@bahi/contracts';
+import {
+  BOOKS_STREAM,
+  booksCloseAnswer,
+  closedFiguresAnswer,
+  closedPeriodAnswer,
+  closedPeriodQuery,
+} from '@bahi/contracts';
 import { signedIn, type ZodTypeProvider } from '@bahi/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +19,6 @@ import {
   storedFigures,
 } from './books-figures.ts';
 import type { QueryDeps } from './deps.ts';
-import { day, moment } from './query-params.ts';
 import { readAfterClientPosition } from './reads.ts';
 
 /**
@@ -113,7 +118,7 @@ export async function registerBooksRoutes(app: FastifyInstance, deps: QueryDeps)
       schema: {
         summary: 'The close a report as of a date falls under, if any, and whether its figures still stand',
         tags: ['books'],
-        querystring: z.object({ asOf: day('asOf'), knownAt: moment('knownAt') }),
+        querystring: closedPeriodQuery,
         response: { 200: closedPeriodAnswer },
       },
     },

@@ -1,4 +1,4 @@
-import { MONTH_NAMES } from '@bahi/contracts';
+import { adjustsWords, MONTH_NAMES } from '@bahi/contracts';
 import { format, parseDecimal, QUANTITY_SCALE } from '@bahi/domain';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
@@ -302,5 +302,17 @@ function describe(
     default:
       return undefined;
   }
-  return `${body}${suffix}`;
+  // A return names its record, not what the record adjusts; '(edited)' or '(deleted)' stays last
+  // (the corrections trail replaces it, journal-lines.ts).
+  return `${body}${RETURNS.has(type) ? '' : adjustment(d.adjusts)}${suffix}`;
+}
+
+/**
+ * An adjustment's words after its record's (issue #30): '. Adjusts Purchase of 15 Oct 2026', from
+ * the reference its event carries (kind and date as they were when it was written).
+ */
+function adjustment(ref: unknown): string {
+  if (typeof ref !== 'object' || ref === null) return '';
+  const { kind, date } = ref as Rec;
+  return typeof kind === 'string' && typeof date === 'string' ? `. ${adjustsWords({ kind, date })}` : '';
 }

@@ -145,6 +145,51 @@ describe('Particulars in words', () => {
     );
   });
 
+  it('says what an adjustment corrects, from the words its event carries, and not on its returns', async () => {
+    const { deps } = fakeDb([]);
+    const adjusts = { id: id(70_000), kind: 'Purchase', date: '2026-10-15' };
+    const detail = { funder_id: FUNDER, product_id: CUMIN, quantity: '5', adjusts };
+    const words = await describeLines(
+      deps,
+      [
+        { key: '10.0', event_type: 'PurchaseRecorded', record_id: id(70_001), detail },
+        { key: '11.0', event_type: 'PurchaseUpdated', record_id: id(70_001), detail },
+        {
+          key: '12.0',
+          event_type: 'PurchaseReturned',
+          record_id: id(70_001),
+          detail: { ...detail, quantity: '1' },
+        },
+        {
+          key: '13.0',
+          event_type: 'ExpenseRecorded',
+          record_id: id(70_002),
+          detail: {
+            category: 'Rent',
+            adjusts: { id: id(70_003), kind: 'SalaryPayment', date: '2026-09-30' },
+          },
+        },
+        // Words written before adjustments existed, or a reference that is not one: no words of it.
+        {
+          key: '14.0',
+          event_type: 'SaleRecorded',
+          record_id: id(70_004),
+          detail: { agent_id: AGENT, adjusts: 'x' },
+        },
+      ],
+      { id: FUNDER },
+    );
+    expect(words.get('10.0')).toBe(
+      'Purchase: 5.0000 Cumin from Asha Traders. Adjusts Purchase of 15 Oct 2026',
+    );
+    expect(words.get('11.0')).toBe(
+      'Purchase: 5.0000 Cumin from Asha Traders. Adjusts Purchase of 15 Oct 2026 (edited)',
+    );
+    expect(words.get('12.0')).toBe('Purchase return: 1.0000 Cumin');
+    expect(words.get('13.0')).toBe('Expense: Rent. Adjusts Salary of 30 Sept 2026');
+    expect(words.get('14.0')).toBe('Sale: 0.0000 unknown product to Usha');
+  });
+
   it('prints a quantity at 4 places, exactly', () => {
     expect(quantityText('120')).toBe('120.0000');
     expect(quantityText('0.5')).toBe('0.5000');

@@ -124,6 +124,10 @@ const versions = () => [
   VersionedCache.version(MASTERS).as('masters_version'),
 ];
 
+/** An adjustment's reference as its column holds it (a driver may hand jsonb over as text). */
+const adjustsOf = (value: Record<string, unknown> | string | null) =>
+  value === null ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as PurchaseRow['adjusts']);
+
 /** Purchases, a page, newest purchase date first. */
 export async function readPurchases(deps: QueryDeps, q: TransactionQuery): Promise<Page<PurchaseRow>> {
   let base = deps.readDb.selectFrom('purchases as t').where('t.deleted', '=', false);
@@ -141,6 +145,7 @@ export async function readPurchases(deps: QueryDeps, q: TransactionQuery): Promi
       't.collector_id',
       't.agent_id',
       't.custom_fields',
+      't.adjusts',
       sql<string>`t.purchase_date::text`.as('purchase_date'),
       sql<string>`t.rate::text`.as('rate'),
       sql<string>`t.quantity::text`.as('quantity'),
@@ -181,6 +186,7 @@ export async function readPurchases(deps: QueryDeps, q: TransactionQuery): Promi
     paid_amount: r.paid_amount,
     commission: r.commission,
     customFieldValues: values(r.id, r.custom_fields),
+    adjusts: adjustsOf(r.adjusts),
   }));
   return { data, totalItems: total };
 }
@@ -198,6 +204,7 @@ export async function readSales(deps: QueryDeps, q: TransactionQuery): Promise<P
       't.product_id',
       't.godown_id',
       't.custom_fields',
+      't.adjusts',
       sql<string>`t.sale_date::text`.as('sale_date'),
       sql<string>`t.rate::text`.as('rate'),
       sql<string>`t.quantity::text`.as('quantity'),
@@ -230,6 +237,7 @@ export async function readSales(deps: QueryDeps, q: TransactionQuery): Promise<P
     total: lineTotalText(r.quantity, r.rate),
     clearing_charge: r.clearing_charge,
     customFieldValues: values(r.id, r.custom_fields),
+    adjusts: adjustsOf(r.adjusts),
   }));
   return { data, totalItems: total };
 }

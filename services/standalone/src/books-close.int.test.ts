@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dryRun } from './testing/books.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 const CLOSED = 'The books are closed up to 31 Oct 2026.';
@@ -26,18 +27,7 @@ describe.each(TEST_STORAGES)('closing the books [%s]', (storage) => {
     quantity,
   });
   /** A dry run as the forms' preview sends it. */
-  const preview = async (path: string, body: unknown) => {
-    const res = await fetch(`${t.bahi.url}/api${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${t.token}`,
-        'content-type': 'application/json',
-        'x-bahi-dry-run': 'true',
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
+  const preview = (path: string, body: unknown) => dryRun(t, 'POST', path, body);
   const expectClosed = (r: { status: number; body: Body }, path: string) => {
     expect(r.status, JSON.stringify(r.body)).toBe(409);
     expect(r.body.message).toBe(CLOSED);

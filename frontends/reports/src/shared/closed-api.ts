@@ -1,4 +1,4 @@
-import type { ClosedPeriodAnswer } from '@bahi/contracts';
+import type { ClosedPeriodAnswer, ClosedPeriodParams } from '@bahi/contracts';
 import { api } from '@bahi/ui';
 import { queryOptions } from '@bahi/ui/screen';
 
@@ -8,7 +8,7 @@ import { queryOptions } from '@bahi/ui/screen';
  * a write that restates them refreshes it; the live stream's 'books' events refresh
  * ['reports', 'closed'] too (a close or a reopening).
  */
-export const closedQuery = (params: { asOf: string; knownAt: string }) =>
+export const closedQuery = (params: ClosedPeriodParams & { asOf: string }) =>
   queryOptions({
     queryKey: ['reports', 'closed', params],
     queryFn: ({ signal }) => api.get<ClosedPeriodAnswer>('/books/closed', params, signal),

@@ -1,5 +1,5 @@
 import { ErrorAlert, errorText, useNavigate, useSearchParams } from '@bahi/ui';
-import { showDay, useQuery } from '@bahi/ui/screen';
+import { adjustedRecordWords, showDay, useQuery } from '@bahi/ui/screen';
 import {
   Badge,
   Button,
@@ -51,6 +51,10 @@ export function fieldValue(value: unknown, names: Record<string, string>): strin
     return value;
   }
   if (typeof value === 'number') return String(value);
+  // The record an adjustment corrects (issue #30): 'Purchase of 15 Oct 2026'.
+  const ref = value as { kind?: unknown; date?: unknown };
+  if (typeof ref === 'object' && typeof ref.kind === 'string' && typeof ref.date === 'string')
+    return adjustedRecordWords({ kind: ref.kind, date: ref.date });
   return JSON.stringify(value);
 }
 

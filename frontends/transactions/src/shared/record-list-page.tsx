@@ -11,7 +11,14 @@ import {
 } from '@bahi/ui';
 import { CityTabsFromQuery, type Page as ListPage, useClosedReason, useConfirmDelete } from '@bahi/ui/screen';
 import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
-import { AddRegular, ArrowUndoRegular, CopyRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import {
+  AddRegular,
+  ArrowUndoRegular,
+  CopyRegular,
+  DeleteRegular,
+  DocumentEditRegular,
+  EditRegular,
+} from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useState } from 'react';
 import { remove, useTransactionWrite } from './transaction-api.ts';
@@ -32,6 +39,13 @@ export interface RecordRow {
 
 export type RecordListState = ReturnType<typeof useListState<never>>;
 
+/** The record a new entry adjusts (issue #30): as the request names it, and its kind and date for words. */
+export interface AdjustsRef {
+  id: string;
+  kind: string;
+  date: string;
+}
+
 /**
  * Purchases and Sales (spec section 2): a tab per city (the first chosen), the table with its
  * expand toggle, and Return, Edit and Delete for Admin and Manager only (the server refuses
@@ -48,8 +62,11 @@ export function RecordListPage<T extends RecordRow>(props: {
   useRows(list: RecordListState, cityId: string): UseQueryResult<ListPage<T>>;
   columns: Column<T>[];
   expanded(row: T): ReactNode;
-  /** The create/edit dialog: null for a new record in the city; `template` to duplicate as new. */
-  form(record: T | null, cityId: string, close: () => void, template?: T): ReactNode;
+  /**
+   * The create/edit dialog: null for a new record in the city; `template` to duplicate as new;
+   * `adjusts` for a new entry that adjusts a record of the closed period (started from its values).
+   */
+  form(record: T | null, cityId: string, close: () => void, template?: T, adjusts?: AdjustsRef): ReactNode;
   returnDialog(record: T, close: () => void): ReactNode;
 }) {
   const styles = useStyles();
@@ -57,7 +74,7 @@ export function RecordListPage<T extends RecordRow>(props: {
   const cityId = list.tab ?? '';
   const query = props.useRows(list, cityId);
   const del = useTransactionWrite(remove(props.path));
-  const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | null>(null);
+  const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | { adjust: T } | null>(null);
   const [returning, setReturning] = useState<T | null>(null);
   const noun = props.kind.toLowerCase();
   const closedReason = useClosedReason();
@@ -73,7 +90,7 @@ export function RecordListPage<T extends RecordRow>(props: {
     {
       key: 'actions',
       header: 'Actions',
-      width: '160px',
+      width: '230px',
       card: 'action',
       render: (r) => {
         // In the closed period: Edit and Delete disabled, the reason their tooltip and description.
@@ -118,6 +135,23 @@ export function RecordListPage<T extends RecordRow>(props: {
                   onClick={() => deletion.ask(r)}
                 />
               </Tooltip>
+              {closed ? (
+                // A correction of the closed period: a new entry of the open period that refers to this one.
+                <Tooltip
+                  content={`Adjust ${noun}: a correction dated in the open period`}
+                  relationship="description"
+                >
+                  <Button
+                    appearance="subtle"
+                    size="small"
+                    aria-label={`Adjust ${noun}`}
+                    icon={<DocumentEditRegular />}
+                    onClick={() => setEditing({ adjust: r })}
+                  >
+                    Adjust
+                  </Button>
+                </Tooltip>
+              ) : null}
             </span>
           </RoleGate>
         );
@@ -161,7 +195,13 @@ export function RecordListPage<T extends RecordRow>(props: {
             ? props.form(null, cityId, () => setEditing(null))
             : 'duplicate' in editing
               ? props.form(null, cityId, () => setEditing(null), editing.duplicate)
-              : props.form(editing, cityId, () => setEditing(null))}
+              : 'adjust' in editing
+                ? props.form(null, cityId, () => setEditing(null), editing.adjust, {
+                    id: editing.adjust.id,
+                    kind: props.kind,
+                    date: props.date(editing.adjust).slice(0, 10),
+                  })
+                : props.form(editing, cityId, () => setEditing(null))}
         {returning ? props.returnDialog(returning, () => setReturning(null)) : null}
       </Suspense>
       <ConfirmDialog

@@ -21,3 +21,6 @@ export function useClosedReason(): (date: string) => string | null {
   const upTo = useQuery(booksCloseQuery()).data?.closed_up_to ?? null;
   return (date) => (upTo !== null && date.slice(0, 10) <= upTo ? booksClosedMessage(upTo) : null);
 }
+
+/** What an adjustment says of the record it corrects (issue #30), for remotes that show it. */
+export { adjustedRecordWords, adjustsWords } from '@bahi/contracts/books-words';

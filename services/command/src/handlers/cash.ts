@@ -21,6 +21,7 @@ import {
   transferDecider,
   transferStreamId,
 } from '@bahi/domain';
+import { adjustmentOf } from '../adjustments.ts';
 import { execute } from '../execute.ts';
 import { newRecordId } from '../write-scope.ts';
 import type { HandlerContext } from './context.ts';
@@ -51,7 +52,7 @@ export async function recordPayment(ctx: HandlerContext, input: PaymentInput) {
   }
   if (input.godown_id) await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
   const id = newRecordId();
-  const payment = { id, city_id: party.city_id, ...input };
+  const payment = { id, city_id: party.city_id, ...input, adjusts: await adjustmentOf(deps, input.adjusts) };
   const { position } = await execute(deps.eventStore, ctx.meta, paymentStreamId(id), paymentDecider, {
     payment,
     city,
@@ -123,7 +124,7 @@ export async function recordTransfer(ctx: HandlerContext, input: TransferInput) 
   const to = await partyWithCity(deps, 'Collector', input.to_collector_id, 'to_collector_id');
   const id = newRecordId();
   const { position } = await execute(deps.eventStore, ctx.meta, transferStreamId(id), transferDecider, {
-    transfer: { id, ...input },
+    transfer: { id, ...input, adjusts: await adjustmentOf(deps, input.adjusts) },
     from: from.city,
     to: to.city,
   });
@@ -164,7 +165,7 @@ async function payerFacts(ctx: HandlerContext, kind: CashEntryKind, entry: CashE
 export async function recordCashEntry(ctx: HandlerContext, kind: CashEntryKind, fields: CashEntryInput) {
   const payer = await payerFacts(ctx, kind, fields);
   const id = newRecordId();
-  const entry = { id, ...fields } as never;
+  const entry = { id, ...fields, adjusts: await adjustmentOf(ctx.deps, fields.adjusts) } as never;
   const { position } = await execute(
     ctx.deps.eventStore,
     ctx.meta,
@@ -186,7 +187,7 @@ export async function updateCashEntry(
   fields: CashEntryInput,
 ) {
   const payer = await payerFacts(ctx, kind, fields);
-  const entry = { id, ...fields } as never;
+  const entry = { id, ...fields, adjusts: await adjustmentOf(ctx.deps, fields.adjusts, id) } as never;
   const { position } = await execute(
     ctx.deps.eventStore,
     ctx.meta,

@@ -7,6 +7,7 @@ import {
   inventoryStreamId,
   requireOfCity,
 } from '@bahi/domain';
+import { adjustmentOf } from '../adjustments.ts';
 import { execute } from '../execute.ts';
 import { newRecordId } from '../write-scope.ts';
 import type { HandlerContext } from './context.ts';
@@ -70,6 +71,7 @@ async function purchaseOf(
     id,
     ...input,
     custom_fields: await customFields(ctx.deps, 'Purchase', input.custom_fields, ctx.seen),
+    adjusts: await adjustmentOf(ctx.deps, input.adjusts, id),
   };
 }
 

@@ -1,5 +1,6 @@
-import type { BulkSaleInput, SaleInput, SaleReturnInput } from '@bahi/contracts';
+import type { AdjustmentRef, BulkSaleInput, SaleInput, SaleReturnInput } from '@bahi/contracts';
 import { DomainError, type InventoryCommand, inventoryDecider, inventoryStreamId } from '@bahi/domain';
+import { adjustmentOf } from '../adjustments.ts';
 import { execute } from '../execute.ts';
 import { newRecordId } from '../write-scope.ts';
 import type { HandlerContext } from './context.ts';
@@ -22,6 +23,7 @@ async function recordSales(
     godown_id: string;
     product_id: string;
     custom_fields?: Record<string, unknown>;
+    adjusts?: AdjustmentRef | undefined;
   },
   rows: SaleRow[],
 ) {
@@ -42,6 +44,7 @@ async function recordSales(
         quantity: row.quantity,
         clearing_charge: row.clearing_charge,
         custom_fields: common.custom_fields ?? {},
+        ...(common.adjusts ? { adjusts: common.adjusts } : {}),
       },
       agentCity: await agentCity(deps, row.agent_id, path),
     });
@@ -62,7 +65,8 @@ async function recordSales(
 
 export async function recordSale(ctx: HandlerContext, input: SaleInput) {
   const fields = await customFields(ctx.deps, 'Sale', input.custom_fields, ctx.seen);
-  const { ids, position } = await recordSales(ctx, { ...input, custom_fields: fields }, [input]);
+  const adjusts = await adjustmentOf(ctx.deps, input.adjusts);
+  const { ids, position } = await recordSales(ctx, { ...input, custom_fields: fields, adjusts }, [input]);
   return { id: ids[0]!, position };
 }
 
@@ -90,6 +94,7 @@ export async function updateSale(ctx: HandlerContext, id: string, input: SaleInp
     quantity: input.quantity,
     clearing_charge: input.clearing_charge,
     custom_fields: await customFields(deps, 'Sale', input.custom_fields, ctx.seen),
+    adjusts: await adjustmentOf(deps, input.adjusts, id),
   };
   const city = await agentCity(deps, input.agent_id, 'agent_id');
   const { position } = await execute(deps.eventStore, ctx.meta, streamId, inventoryDecider, {

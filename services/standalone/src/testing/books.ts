@@ -9,6 +9,20 @@ export async function headPosition(t: TestApp): Promise<string> {
   return ready.eventStore.headPosition as string;
 }
 
+/** A write as the forms' preview sends it (the dry run header): the answer, nothing appended. */
+export async function dryRun(t: TestApp, method: string, path: string, body: unknown) {
+  const res = await fetch(`${t.bahi.url}/api${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      'content-type': 'application/json',
+      'x-bahi-dry-run': 'true',
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
 /**
  * Waits until every projection has applied the whole log and fails the test as soon as one
  * has stopped on an event it could not apply (status failed), naming the error.

@@ -16,11 +16,13 @@ import { isoDay, isPositiveDecimal, multiplyDecimal, today, useCities, useProduc
 import { Text } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
+import { AdjustsField } from '../../shared/adjusts-field.tsx';
 import {
   blankCustomFields,
   CustomFieldInputs,
   customFieldDefaults,
 } from '../../shared/custom-field-inputs.tsx';
+import type { AdjustsRef } from '../../shared/record-list-page.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import type { Purchase } from './api.ts';
 
@@ -33,6 +35,8 @@ export function PurchaseFormDialog(props: {
   purchase: Purchase | null;
   /** 'Duplicate as new': a new purchase that starts from this one's values. */
   template?: Purchase | null;
+  /** A new purchase that adjusts this record of the closed period (issue #30). */
+  adjusts?: AdjustsRef | undefined;
   cityId: string;
   onClose(): void;
 }) {
@@ -56,6 +60,7 @@ export function PurchaseFormDialog(props: {
     paid_amount: t?.paid_amount ?? '0',
     commission: t?.commission ?? '0',
     custom_fields: customFieldDefaults(t?.customFieldValues),
+    adjusts: p ? (p.adjusts?.id ?? null) : (props.adjusts?.id ?? null),
   });
   const [type, cityId, rate, quantity] = useWatch({
     control: form.control,
@@ -107,6 +112,7 @@ export function PurchaseFormDialog(props: {
         paid_amount: '0',
         commission: '0',
         custom_fields: blankCustomFields(form.getValues('custom_fields')),
+        adjusts: null,
       },
       'funder_id',
     );
@@ -133,6 +139,7 @@ export function PurchaseFormDialog(props: {
           ]}
         />
         <DateField name="purchase_date" label="Purchase Date" required />
+        <AdjustsField reference={p ? p.adjusts : props.adjusts} />
         <SelectField
           name="city_id"
           label="City"

@@ -1,3 +1,4 @@
+import { adjustsWords } from '@bahi/contracts/books-words';
 import { formatAmount, formatDate, formatQuantity, formatRate, lazyNamed } from '@bahi/ui';
 import { Text } from '@fluentui/react-components';
 import { CustomFieldValues } from '../../shared/custom-field-inputs.tsx';
@@ -47,11 +48,22 @@ export function PurchasesPage() {
               <strong>Commission:</strong> {formatAmount(r.commission)}
             </Text>
           ) : null}
+          {r.adjusts ? (
+            <Text block size={200}>
+              <strong>{adjustsWords(r.adjusts)}</strong>
+            </Text>
+          ) : null}
           <CustomFieldValues values={r.customFieldValues} />
         </div>
       )}
-      form={(purchase, cityId, close, template) => (
-        <PurchaseFormDialog purchase={purchase} template={template} cityId={cityId} onClose={close} />
+      form={(purchase, cityId, close, template, adjusts) => (
+        <PurchaseFormDialog
+          purchase={purchase}
+          template={template}
+          adjusts={adjusts}
+          cityId={cityId}
+          onClose={close}
+        />
       )}
       returnDialog={(record, close) => <ReturnDialog kind="Purchase" record={record} onClose={close} />}
     />

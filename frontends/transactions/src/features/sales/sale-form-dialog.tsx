@@ -15,11 +15,13 @@ import { isoDay, type Party, today, useCities, useProducts, useQuery } from '@ba
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { z } from 'zod';
+import { AdjustsField } from '../../shared/adjusts-field.tsx';
 import {
   blankCustomFields,
   CustomFieldInputs,
   customFieldDefaults,
 } from '../../shared/custom-field-inputs.tsx';
+import type { AdjustsRef } from '../../shared/record-list-page.tsx';
 import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
 import { averageRateQuery, type Sale } from './api.ts';
 import { profitPreview } from './profit.ts';
@@ -49,6 +51,8 @@ export function SaleFormDialog(props: {
   sale: Sale | null;
   /** 'Duplicate as new': a new sale that starts from this one's values. */
   template?: Sale | null;
+  /** A new sale that adjusts this record of the closed period (issue #30). */
+  adjusts?: AdjustsRef | undefined;
   cityId: string;
   onClose(): void;
 }) {
@@ -68,6 +72,7 @@ export function SaleFormDialog(props: {
     quantity: t?.quantity ?? '',
     clearing_charge: t?.clearing_charge ?? '0',
     custom_fields: customFieldDefaults(t?.customFieldValues),
+    adjusts: s ? (s.adjusts?.id ?? null) : (props.adjusts?.id ?? null),
   });
   const [productId, godownId, rate, quantity] = useWatch({
     control: form.control,
@@ -111,6 +116,7 @@ export function SaleFormDialog(props: {
         quantity: '',
         clearing_charge: '0',
         custom_fields: blankCustomFields(form.getValues('custom_fields')),
+        adjusts: null,
       },
       'agent_id',
     );
@@ -127,6 +133,7 @@ export function SaleFormDialog(props: {
         onSubmitAndNew={s ? undefined : () => void submitAndNew()}
       >
         <DateField name="sale_date" label="Sale Date" required />
+        <AdjustsField reference={s ? s.adjusts : props.adjusts} />
         <EntityField
           kind="Agent"
           name="agent_id"

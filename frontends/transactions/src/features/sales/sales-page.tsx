@@ -1,3 +1,4 @@
+import { adjustsWords } from '@bahi/contracts/books-words';
 import { formatAmount, formatDate, formatQuantity, formatRate, lazyNamed } from '@bahi/ui';
 import { Text } from '@fluentui/react-components';
 import { CustomFieldValues } from '../../shared/custom-field-inputs.tsx';
@@ -36,11 +37,16 @@ export function SalesPage() {
           <Text block size={200}>
             <strong>Clearing Charge:</strong> {formatAmount(r.clearing_charge)} INR
           </Text>
+          {r.adjusts ? (
+            <Text block size={200}>
+              <strong>{adjustsWords(r.adjusts)}</strong>
+            </Text>
+          ) : null}
           <CustomFieldValues values={r.customFieldValues} />
         </div>
       )}
-      form={(sale, cityId, close, template) => (
-        <SaleFormDialog sale={sale} template={template} cityId={cityId} onClose={close} />
+      form={(sale, cityId, close, template, adjusts) => (
+        <SaleFormDialog sale={sale} template={template} adjusts={adjusts} cityId={cityId} onClose={close} />
       )}
       returnDialog={(record, close) => <ReturnDialog kind="Sale" record={record} onClose={close} />}
     />
