@@ -7,3 +7,4 @@ export * from './operations.ts';
 export * from './primitives.ts';
 export * from './responses.ts';
 export * from './transactions.ts';
+export * from './imports.ts';
