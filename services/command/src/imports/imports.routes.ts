@@ -65,6 +65,7 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
         description: `The body is the file itself: an XLSX workbook (rows on the sheet named after the kind, e.g. "Funders") or a CSV in UTF-8, with the template's header row. Each row is checked as the API checks one create request; the answer is the preview (GET /api/imports/{id}). At most ${megabytes} MB (413) and 20000 rows (400).`,
         tags,
         querystring: importUploadQuery,
+        consumes: [XLSX, 'text/csv', 'application/octet-stream'],
         body: z
           .custom<Buffer>((v) => Buffer.isBuffer(v), 'The body must be the file (XLSX or CSV)')
           .meta({
