@@ -36,6 +36,9 @@ const KIND_LABELS: Record<ImportKind, string> = {
   godowns: 'Godowns',
 };
 const PAGE_SIZES = [25, 50, 100];
+/** "1 funder", "2 funders", "1 city". */
+const count = (n: number, kind: ImportKind) =>
+  `${formatCount(n)} ${n === 1 ? KIND_LABELS[kind].toLowerCase().replace(/ies$/, 'y').replace(/s$/, '') : KIND_LABELS[kind].toLowerCase()}`;
 
 const useStyles = makeStyles({
   steps: {
@@ -222,7 +225,6 @@ function PreviewPanel(props: {
   );
   const rows = onlyWrong ? p.rows.filter((r) => r.outcome === 'error') : p.rows;
   const shown = rows.slice((page - 1) * pageSize, page * pageSize);
-  const label = KIND_LABELS[p.kind].toLowerCase();
   const canCommit = p.status === 'valid' && !props.committing;
 
   const columns: Column<ImportRow>[] = [
@@ -319,14 +321,12 @@ function PreviewPanel(props: {
           <Text weight="semibold">Opening balances this import sets</Text>
           {p.effect.totals.map((t) => (
             <Text key={t.currency}>
-              {t.currency}: {formatCount(t.records)} {label}, {formatAmount(t.opening_balance)} in all
+              {t.currency}: {count(t.records, p.kind)}, {formatAmount(t.opening_balance)} in all
             </Text>
           ))}
         </section>
       ) : p.effect ? (
-        <Text>
-          Commit records {formatCount(p.effect.records)} {label}.
-        </Text>
+        <Text>Commit records {count(p.effect.records, p.kind)}.</Text>
       ) : null}
       {p.rows.length ? (
         <>
@@ -361,14 +361,14 @@ function PreviewPanel(props: {
       ) : null}
       <ErrorAlert text={props.commitError} />
       {props.committing ? (
-        <Field validationMessage={`Recording ${formatCount(p.rows_valid)} ${label}…`} validationState="none">
+        <Field validationMessage={`Recording ${count(p.rows_valid, p.kind)}…`} validationState="none">
           <ProgressBar aria-label="Committing" />
         </Field>
       ) : null}
       {p.committed ? (
         <div role="status">
           <Text weight="semibold">
-            Imported {formatCount(p.rows_total)} {label} from {p.file_name} by{' '}
+            Imported {count(p.rows_total, p.kind)} from {p.file_name} by{' '}
             {p.committed.by?.name ?? 'System/Deleted User'} on {formatDateTime(p.committed.at)}.
           </Text>{' '}
           <Link to={`/masters/${p.kind}`}>Open {KIND_LABELS[p.kind]}</Link>
@@ -376,7 +376,7 @@ function PreviewPanel(props: {
       ) : (
         <div className={styles.buttons}>
           <Button appearance="primary" disabled={!canCommit} onClick={props.onCommit}>
-            {props.committing ? 'Committing…' : `Commit ${formatCount(p.rows_valid)} ${label}`}
+            {props.committing ? 'Committing…' : `Commit ${count(p.rows_valid, p.kind)}`}
           </Button>
           {p.status === 'invalid' ? (
             <Text className={styles.muted}>Fix the wrong rows in the file and upload it again.</Text>
