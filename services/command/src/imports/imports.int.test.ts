@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandTestApp, commandTestApp } from '../testing/command-app.ts';
+import { expectOnlyRegisteredEvents } from '../testing/registered-events.ts';
 
 /**
  * Importing masters (issue #31) through the command API on PGlite: templates, the preview of a
@@ -340,5 +341,7 @@ describe('importing masters from a spreadsheet', () => {
     expect(products.json().status, products.body).toBe('valid');
     const bad = await upload('Name,Currency Name,Rate\nX,Y,0\n', 'cities', 'c.csv', manager, 'text/csv');
     expect(errorsOf(bad).map((e) => [e.cell, e.msg])).toEqual([['C2', 'Rate must be more than 0']]);
+    // Every event an import appended is registered, passes its schema and names its version.
+    expect(await expectOnlyRegisteredEvents(t.eventStore)).toBeGreaterThan(3);
   }, 60_000);
 });
