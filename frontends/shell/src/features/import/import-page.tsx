@@ -198,6 +198,8 @@ function Import() {
       ) : null}
       {data ? (
         <PreviewPanel
+          // A new upload starts on page 1 with every row shown.
+          key={data.id}
           preview={data}
           committing={commit.isPending}
           commitError={commit.isError ? errorText(commit.error, 'The import could not be committed.') : null}
