@@ -148,7 +148,7 @@ describe('importing funders in Chromium', () => {
     expect(texts[0]).toMatch(/^B5: No city is named "Atlantis"/);
     expect(texts[1]).toBe('C9: Opening balance must be a number');
     expect(texts[2]).toBe('A14: Name is required');
-    expect(texts[3]).toMatch(/^D20: Cell D20: "31\/02\/2026" is not a date/);
+    expect(texts[3]).toMatch(/^Cell D20: "31\/02\/2026" is not a date/);
     for (const cell of ['B5', 'C9', 'A14', 'D20']) await preview.locator(`[data-cell="${cell}"]`).waitFor();
     expect(await preview.getByRole('button', { name: /^Commit/ }).isDisabled()).toBe(true);
     // Nothing was written: no funder, no event but the cities'.

@@ -257,7 +257,7 @@ function PreviewPanel(props: {
               <span className={styles.value}>{value || '(empty)'}</span>
               {errors.map((e) => (
                 <span key={e.msg} className={styles.wrong} role="note">
-                  {e.cell}: {e.msg}
+                  {e.msg.startsWith(`Cell ${e.cell}`) ? e.msg : `${e.cell}: ${e.msg}`}
                 </span>
               ))}
             </span>
