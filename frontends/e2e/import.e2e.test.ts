@@ -73,6 +73,8 @@ async function shots(name: string) {
   for (const theme of ['dark', 'light'] as const) {
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
+      // The page scrolls inside the layout: the preview brought into view, on a phone too.
+      await page.getByRole('region', { name: 'Preview' }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, `import-${name}-${width}-${theme}.png`), fullPage: true });
     }
     await page.getByRole('switch', { name: 'Dark mode' }).click();
