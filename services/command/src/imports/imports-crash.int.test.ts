@@ -19,10 +19,13 @@ const ROWS = 5_000;
 
 describe.skipIf(!process.env.DATABASE_URL)('an import killed during its commit', () => {
   let running: Proc | undefined;
+  let projector: Proc | undefined;
   let cleanup: Array<() => Promise<void>> = [];
   afterAll(async () => {
-    running?.signal('SIGKILL');
-    await running?.groupGone().catch(() => {});
+    for (const proc of [running, projector]) {
+      proc?.signal('SIGKILL');
+      await proc?.groupGone().catch(() => {});
+    }
     for (const c of cleanup) await c();
     cleanup = [];
   });
@@ -42,6 +45,24 @@ describe.skipIf(!process.env.DATABASE_URL)('an import killed during its commit',
         grace_period_days: 7,
         expiry_notification_days: 15,
       }),
+    );
+    // The projector beside it: the preview reads the cities' read model, as in the distributed
+    // deployment. It keeps running while the command service is killed and started again.
+    const projectorPort = await freePort();
+    projector = run(
+      tsx,
+      ['services/projector/src/main.ts'],
+      {
+        DATABASE_URL: db.url,
+        PORT: String(projectorPort),
+        HOST: '127.0.0.1',
+        BAHI_SUBSCRIPTION_POLL_MS: '200',
+        BAHI_JWT_SECRET: 'a-test-secret-that-is-long-enough-for-hs256',
+        BAHI_LICENSE_FILE: join(dir, 'license.jws'),
+        BAHI_LICENSE_PUBLIC_KEY_FILE: join(dir, 'public.pem'),
+        LOG_LEVEL: 'warn',
+      },
+      root,
     );
     const up = async () => {
       const port = await freePort();
