@@ -45,7 +45,7 @@ async function main() {
       sheet.addRow([
         `Funder ${i}`,
         cities[i % 3],
-        `${i},00${i % 10}.50`,
+        `₹ ${i * 100}.50`,
         '01/04/2026',
         '+93 70 000 0000',
         'Bazaar',
