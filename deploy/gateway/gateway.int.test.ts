@@ -225,7 +225,11 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
 
     it('sends every method on /api/imports to command, with files up to 6 MB', async () => {
       const get = await request(gatewayPort, 'GET', '/api/imports/abc');
-      expect(JSON.parse(get.body)).toMatchObject({ service: 'command', method: 'GET', url: '/api/imports/abc' });
+      expect(JSON.parse(get.body)).toMatchObject({
+        service: 'command',
+        method: 'GET',
+        url: '/api/imports/abc',
+      });
       const template = await request(gatewayPort, 'GET', '/api/imports/templates/funders.xlsx');
       expect(JSON.parse(template.body)).toMatchObject({ service: 'command', method: 'GET' });
       const upload = await request(gatewayPort, 'POST', '/api/imports?kind=funders&file_name=f.xlsx', {
