@@ -125,7 +125,7 @@ describe('Settings > Import', () => {
     });
     renderScreen(`/settings/import?kind=funders&id=${ID}`, <ImportPage />);
     const region = await screen.findByRole('region', { name: 'Preview' });
-    const effect = await within(region).findByRole('region', { name: 'Effect on the books' });
+    const effect = await within(region).findByLabelText('Effect on the books');
     expect(effect.textContent).toContain('AFN: 1 funder, 1,00,000.00 in all');
     const commit = within(region).getByRole('button', { name: 'Commit 2 funders' }) as HTMLButtonElement;
     expect(commit.disabled).toBe(false);
