@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImportPage } from './import-page.tsx';
 
 const ID = '22222222-2222-4222-8222-222222222222';
+/** Another import for the second test: the screens' query client outlives a test. */
+const ID2 = '33333333-3333-4333-8333-333333333333';
 const columns = [
   { header: 'Name', field: 'name', letter: 'A' },
   { header: 'City', field: 'city_id', letter: 'B' },
@@ -103,14 +105,15 @@ describe('Settings > Import', () => {
   it('shows the opening balances a valid file sets and commits it', async () => {
     let committed = false;
     const api = mockApi((call) => {
-      if (call.method === 'POST' && call.path === `/imports/${ID}/commit`) {
+      if (call.method === 'POST' && call.path === `/imports/${ID2}/commit`) {
         committed = true;
-        return { body: { id: ID, position: '40', records: 2, events: 3 } };
+        return { body: { id: ID2, position: '40', records: 2, events: 3 } };
       }
-      if (call.path === `/imports/${ID}`)
+      if (call.path === `/imports/${ID2}`)
         return {
           body: committed
             ? preview({
+                id: ID2,
                 status: 'committed',
                 committed: {
                   at: '2026-11-28T10:01:00.000Z',
@@ -119,11 +122,11 @@ describe('Settings > Import', () => {
                   by: { id: ADMIN.id, name: ADMIN.name },
                 },
               })
-            : preview({}),
+            : preview({ id: ID2 }),
         };
       return undefined;
     });
-    renderScreen(`/settings/import?kind=funders&id=${ID}`, <ImportPage />);
+    renderScreen(`/settings/import?kind=funders&id=${ID2}`, <ImportPage />);
     const region = await screen.findByRole('region', { name: 'Preview' });
     const effect = await within(region).findByLabelText('Effect on the books');
     expect(effect.textContent).toContain('AFN: 1 funder, 1,00,000.00 in all');
@@ -132,7 +135,7 @@ describe('Settings > Import', () => {
     fireEvent.click(commit);
     await within(region).findByText(/^Imported 2 funders from funders.xlsx by Asha Admin/);
     await waitFor(() =>
-      expect(api.calls.some((c) => c.method === 'POST' && c.path === `/imports/${ID}/commit`)).toBe(true),
+      expect(api.calls.some((c) => c.method === 'POST' && c.path === `/imports/${ID2}/commit`)).toBe(true),
     );
   });
 });
