@@ -223,6 +223,23 @@ describe.skipIf(!nginxAvailable)('gateway (real nginx, bahi.conf.template)', () 
       expect(echoed.headers['content-type']).toBe('application/json');
     });
 
+    it('sends every method on /api/imports to command, with files up to 6 MB', async () => {
+      const get = await request(gatewayPort, 'GET', '/api/imports/abc');
+      expect(JSON.parse(get.body)).toMatchObject({
+        service: 'command',
+        method: 'GET',
+        url: '/api/imports/abc',
+      });
+      const template = await request(gatewayPort, 'GET', '/api/imports/templates/funders.xlsx');
+      expect(JSON.parse(template.body)).toMatchObject({ service: 'command', method: 'GET' });
+      const upload = await request(gatewayPort, 'POST', '/api/imports?kind=funders&file_name=f.xlsx', {
+        body: Buffer.alloc(3 * 1024 * 1024, 'a'),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(upload.status).toBe(200);
+      expect(JSON.parse(upload.body)).toMatchObject({ service: 'command', method: 'POST' });
+    });
+
     it('rejects bodies over client_max_body_size with 413', async () => {
       const reply = await request(gatewayPort, 'POST', '/api/funders', {
         body: Buffer.alloc(3 * 1024 * 1024, 'a'),

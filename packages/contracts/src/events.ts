@@ -431,6 +431,21 @@ export const eventSchemas = {
   DemoLoaded: { version: 1, schema: z.object({ writes: z.number().int() }) },
   /** The first Admin was created from the environment on an empty store. */
   AdminBootstrapped: { version: 1, schema: z.object({ user_id: z.uuid(), email: text }) },
+  /**
+   * A spreadsheet was imported (issue #31): appended in the same transaction as every record it
+   * created, each of which carries `importId` in its metadata. Its stream (`import-<sha256>`) is
+   * appended with no_stream, so the same file is imported once.
+   */
+  ImportCommitted: {
+    version: 1,
+    schema: z.object({
+      id: z.uuid(),
+      kind: text,
+      file_name: text,
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      records: z.number().int(),
+    }),
+  },
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -443,6 +458,9 @@ export const BOOKS_STREAM = 'books';
 
 /** The stream of `EventQuarantined` decisions (packages/projections/src/quarantine.ts). */
 export const QUARANTINE_STREAM = 'system-quarantine';
+
+/** The stream of one imported file's `ImportCommitted`, by the file's SHA-256 (issue #31). */
+export const importStreamId = (sha256: string) => `import-${sha256}`;
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]['schema']>;
 
 /** A domain event as the deciders produce it: its type and its data. */

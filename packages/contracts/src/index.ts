@@ -1,6 +1,7 @@
 export * from './books.ts';
 export * from './cash.ts';
 export * from './events.ts';
+export * from './imports.ts';
 export * from './masters.ts';
 export * from './months.ts';
 export * from './operations.ts';

@@ -69,6 +69,9 @@ function changeOf(event: TypedEvent): Change | undefined {
       return { action: 'UPDATE', model: 'Books', id: BOOKS_RECORD_ID, data: { closed: event.data } };
     case 'BooksReopened':
       return { action: 'UPDATE', model: 'Books', id: BOOKS_RECORD_ID, data: { reopened: event.data } };
+    // An imported file (issue #31): one entry naming the file, by the user who committed it.
+    case 'ImportCommitted':
+      return { action: 'CREATE', model: 'Import', id: event.data.id, data: event.data };
     default:
       return undefined;
   }

@@ -214,6 +214,8 @@ export function openApiDocument(
       tags?: string[];
       /** Left out of the document: a catch-all route that only refuses (an unknown master list). */
       hide?: boolean;
+      /** The body's media types when it is not JSON (a file upload); JSON when left out. */
+      consumes?: string[];
     };
     if (!route.url.startsWith('/api/') || schema.hide) continue;
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -227,7 +229,12 @@ export function openApiDocument(
         ? {
             requestBody: {
               required: !body.safeParse(undefined).success,
-              content: { 'application/json': { schema: jsonSchema(body, 'input') } },
+              content: Object.fromEntries(
+                (schema.consumes ?? ['application/json']).map((type) => [
+                  type,
+                  { schema: jsonSchema(body, 'input') },
+                ]),
+              ),
             },
           }
         : {}),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CommandDeps } from './deps.ts';
 import { domainErrorToHttp } from './domain-errors.ts';
 import { aroundDryRuns } from './dry-run.ts';
+import { registerImportRoutes } from './imports/imports.routes.ts';
 import { registerAuthRoutes } from './routes/auth.routes.ts';
 import { registerBooksRoutes } from './routes/books.routes.ts';
 import { registerCashRoutes } from './routes/cash.routes.ts';
@@ -34,6 +35,7 @@ export async function registerCommandRoutes(app: FastifyInstance, deps: CommandD
       await registerProjectionRoutes(app, deps);
       await registerReportSendRoutes(app, deps);
       await registerBooksRoutes(app, deps);
+      await registerImportRoutes(app, deps);
     }),
   );
 }

@@ -36,6 +36,9 @@ const WhatsAppOutboxPage = lazy(() =>
 const BooksPage = lazy(() =>
   import('../features/books/books-page.tsx').then((m) => ({ default: m.BooksPage })),
 );
+const ImportPage = lazy(() =>
+  import('../features/import/import-page.tsx').then((m) => ({ default: m.ImportPage })),
+);
 const NotificationsPage = lazy(() =>
   import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -65,6 +68,10 @@ export function AppRoutes() {
         <Route
           path="settings/custom-fields"
           element={<RequireRole roles={['Admin', 'Manager']}>{screen(<CustomFieldsPage />)}</RequireRole>}
+        />
+        <Route
+          path="settings/import"
+          element={<RequireRole roles={['Admin', 'Manager']}>{screen(<ImportPage />)}</RequireRole>}
         />
         <Route
           path="settings/users"

@@ -73,6 +73,7 @@ export const NAV: NavEntry[] = [
       { label: 'Users', path: '/settings/users', roles: ADMIN },
       { label: 'Activity Log', path: '/settings/activity-log', roles: ADMIN },
       { label: 'Custom Fields', path: '/settings/custom-fields', roles: ADMIN_MANAGER },
+      { label: 'Import', path: '/settings/import', roles: ADMIN_MANAGER },
       { label: 'System', path: '/settings/system', roles: ADMIN },
       { label: 'Close the books', path: '/settings/books', roles: ADMIN },
       { label: 'WhatsApp outbox', path: '/settings/whatsapp-outbox', roles: ADMIN },

@@ -34,6 +34,7 @@ const ENTITY_TYPES = [
   'ClearingPayout',
   'SalaryPayment',
   'Books',
+  'Import',
 ];
 const FILTERS = ['userId', 'actionType', 'modelName', 'startDate', 'endDate'] as const;
 // UPDATE in the info colour (spec section 2): Fluent's informative is grey; brand is its blue.
@@ -114,7 +115,11 @@ function ActivityLog() {
             {r.model_name}
           </Text>
           <Text size={200} className={styles.muted}>
-            {r.model_name === 'Books' ? booksChange(r.new_data) : `ID: ${r.record_id}`}
+            {r.model_name === 'Books'
+              ? booksChange(r.new_data)
+              : r.model_name === 'Import'
+                ? `Imported from ${String(r.new_data?.file_name ?? '')} by ${r.user?.name ?? 'System/Deleted User'}`
+                : `ID: ${r.record_id}`}
           </Text>
         </div>
       ),

@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type DomainEvent,
+  IMPORT_MAX_ROWS,
+  type ImportCellError,
+  type ImportPreview,
+  type ImportRow,
+  parseEvent,
+} from '@bahi/contracts';
+import {
+  AMOUNT_SCALE,
+  add,
+  type Dec,
+  DomainError,
+  format,
+  initialMasterState,
+  masterDecider,
+  parseDecimal,
+  requireStorable,
+  zero,
+} from '@bahi/domain';
+import { readCell } from './cells.ts';
+import { columnLetter, headerKey, type ImportColumn, type ImportKindSpec } from './columns.ts';
+import type { Sheet } from './read-file.ts';
+
+/** A city as the import looks it up by name. */
+export interface CityLookup {
+  id: string;
+  name: string;
+  currency_name: string;
+}
+
+/** What the rows would record, once every row is right: one Create per row, decided as the API decides it. */
+export interface CheckedRecord {
+  row: number;
+  id: string;
+  events: DomainEvent[];
+  data: Record<string, unknown>;
+}
+
+export interface CheckResult {
+  columns: ImportPreview['columns'];
+  fileErrors: ImportCellError[];
+  rows: ImportRow[];
+  records: CheckedRecord[];
+  effect: ImportPreview['effect'];
+  /** The cities the rows refer to (by id): the commit re-reads each under its lock. */
+  cityIds: Set<string>;
+}
+
+const nameKey = (name: string) => name.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+const fileError = (
+  msg: string,
+  cell?: { letter: string; row: number; column?: ImportColumn },
+): ImportCellError => ({
+  cell: cell ? `${cell.letter}${cell.row}` : null,
+  column: cell?.letter ?? null,
+  row: cell?.row ?? 0,
+  field: cell?.column?.field ?? null,
+  header: cell?.column?.header ?? null,
+  msg,
+});
+
+type SheetRow = Sheet['rows'][number];
+/** Where each column of the sheet is: column number -> the template's column. */
+type ColumnsAt = Map<number, ImportColumn>;
+
+/** What the rows share while they are checked: the cities by name and id, the effect so far. */
+interface RowContext {
+  spec: ImportKindSpec;
+  at: ColumnsAt;
+  citiesByName: Map<string, CityLookup[]>;
+  citiesById: Map<string, CityLookup>;
+  totals: Map<string, { records: number; sum: Dec }>;
+  opening: NonNullable<ImportPreview['effect']>['opening_balances'];
+}
+
+/**
+ * Every row of the sheet checked as POST /api/masters/<kind> checks one request: names looked up
+ * where the API takes ids, the kind's request schema from @bahi/contracts, then the master
+ * decider on a new stream and the storability check the append door applies. Nothing is written;
+ * each problem is placed on its cell (column letter, row number, field).
+ */
+export function checkSheet(sheet: Sheet, spec: ImportKindSpec, cities: readonly CityLookup[]): CheckResult {
+  const result: CheckResult = {
+    columns: [],
+    fileErrors: [],
+    rows: [],
+    records: [],
+    effect: null,
+    cityIds: new Set(),
+  };
+  const [header, ...data] = sheet.rows;
+  if (!header) {
+    result.fileErrors.push(
+      fileError(
+        `The sheet is empty: its first row must hold the column names (${spec.columns.map((c) => c.header).join(', ')}).`,
+      ),
+    );
+    return result;
+  }
+  const at = readHeader(header, spec, result);
+  if (data.length > IMPORT_MAX_ROWS)
+    result.fileErrors.push(
+      fileError(
+        `The file has ${data.length} rows; one import takes at most ${IMPORT_MAX_ROWS}. Split it into several files.`,
+      ),
+    );
+  if (data.length === 0 && result.fileErrors.length === 0)
+    result.fileErrors.push(fileError(`The sheet has no ${spec.noun} rows below its header row.`));
+  if (result.fileErrors.length > 0) return result;
+
+  const citiesByName = new Map<string, CityLookup[]>();
+  for (const city of cities) {
+    const key = nameKey(city.name);
+    citiesByName.set(key, [...(citiesByName.get(key) ?? []), city]);
+  }
+  const context: RowContext = {
+    spec,
+    at,
+    citiesByName,
+    citiesById: new Map(cities.map((c) => [c.id, c])),
+    totals: new Map(),
+    opening: [],
+  };
+  for (const row of data) checkRow(row, context, result);
+  if (result.rows.every((r) => r.outcome === 'ok')) {
+    result.effect = {
+      records: result.records.length,
+      opening_balances: context.opening,
+      totals: [...context.totals].map(([currency, t]) => ({
+        currency,
+        records: t.records,
+        opening_balance: format(t.sum, AMOUNT_SCALE),
+      })),
+    };
+  }
+  return result;
+}
+
+/** The header row: each known column once; every required column present; nothing unknown. */
+function readHeader(header: SheetRow, spec: ImportKindSpec, result: CheckResult): ColumnsAt {
+  const byKey = new Map(spec.columns.map((c) => [headerKey(c.header), c]));
+  const at: ColumnsAt = new Map();
+  const seen = new Map<string, string>();
+  const maxCol = Math.max(0, ...header.cells.keys());
+  for (let col = 1; col <= maxCol; col++) {
+    const cell = header.cells.get(col);
+    const letter = columnLetter(col);
+    const text = cell?.value === null || cell?.value === undefined ? '' : String(cell.value).trim();
+    if (text === '') continue;
+    const column = byKey.get(headerKey(text));
+    if (!column) {
+      result.fileErrors.push(
+        fileError(
+          `Column ${letter} is headed "${text.slice(0, 60)}", which is not a column of the ${spec.noun} template (${spec.columns.map((c) => c.header).join(', ')}).`,
+          { letter, row: header.number },
+        ),
+      );
+      continue;
+    }
+    const earlier = seen.get(column.field);
+    if (earlier) {
+      result.fileErrors.push(
+        fileError(`Columns ${earlier} and ${letter} are both "${column.header}": keep one.`, {
+          letter,
+          row: header.number,
+          column,
+        }),
+      );
+      continue;
+    }
+    seen.set(column.field, letter);
+    at.set(col, column);
+    result.columns.push({ header: column.header, field: column.field, letter });
+  }
+  for (const column of spec.columns) {
+    if (column.required && !seen.has(column.field))
+      result.fileErrors.push(
+        fileError(`The column "${column.header}" is missing from row ${header.number}: it is required.`),
+      );
+  }
+  return at;
+}
+
+/** One data row: its cells read, the request schema, then the decider; the outcome added to `result`. */
+function checkRow({ number, cells }: SheetRow, context: RowContext, result: CheckResult): void {
+  const { spec } = context;
+  const { values, input, city, errors } = readRowCells(number, cells, context);
+  // The kind's request schema, as the API parses the body: its messages, placed on the cells.
+  const parsed = spec.input.safeParse(input);
+  if (!parsed.success) errors.push(...schemaErrors(number, parsed.error.issues, context, errors));
+  if (errors.length === 0 && parsed.success) {
+    try {
+      decideRow(number, parsed.data as Record<string, unknown>, city, context, result);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const refusal = error as DomainError & { errors?: Array<{ msg: string; path?: string }> };
+      const list = refusal.errors?.length ? refusal.errors : [{ msg: refusal.message, path: '' }];
+      for (const e of list)
+        errors.push({
+          cell: null,
+          column: null,
+          row: number,
+          field: e.path || null,
+          header: null,
+          msg: e.msg,
+        });
+    }
+  }
+  result.rows.push({ row: number, outcome: errors.length ? 'error' : 'ok', values, errors });
+}
+
+/** A row's cells: the values as shown, the request they make (cities by name), the cells refused. */
+function readRowCells(number: number, cells: SheetRow['cells'], context: RowContext) {
+  const { at } = context;
+  const errors: ImportCellError[] = [];
+  const values: Record<string, string> = {};
+  const input: Record<string, unknown> = {};
+  let city: CityLookup | undefined;
+  const where = (column: ImportColumn, letter: string) => ({ letter, row: number, column });
+  for (const [col, cell] of cells) {
+    const column = at.get(col);
+    const letter = columnLetter(col);
+    if (!column) {
+      if (cell.value !== null && String(cell.value).trim() !== '')
+        errors.push(
+          fileError(`Cell ${letter}${number} has a value under no column heading.`, {
+            letter,
+            row: number,
+          }),
+        );
+      continue;
+    }
+    if (cell.value !== null && cell.value !== undefined)
+      values[column.header] =
+        cell.value instanceof Date ? cell.value.toISOString().slice(0, 10) : String(cell.value).trim();
+  }
+  for (const [col, column] of at) {
+    const letter = columnLetter(col);
+    const reading = readCell(cells.get(col), column.type, `${letter}${number}`);
+    if (!reading.ok) {
+      errors.push(fileError(reading.msg, where(column, letter)));
+      continue;
+    }
+    if (reading.text === undefined) continue;
+    if (column.type === 'city') {
+      const found = lookUpCity(reading.text, context.citiesByName, context.citiesById);
+      if (typeof found === 'string') errors.push(fileError(found, where(column, letter)));
+      else {
+        city = found;
+        input[column.field] = found.id;
+      }
+      continue;
+    }
+    input[column.field] = reading.text;
+  }
+  return { values, input, city, errors };
+}
+
+/** The request schema's issues, each on its cell (a city cell refused already is not refused again). */
+function schemaErrors(
+  number: number,
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+  { at, spec }: RowContext,
+  already: readonly ImportCellError[],
+): ImportCellError[] {
+  const errors: ImportCellError[] = [];
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '');
+    const col = [...at].find(([, c]) => c.field === field)?.[0];
+    const column = spec.columns.find((c) => c.field === field);
+    if (column?.type === 'city' && already.some((e) => e.field === field)) continue;
+    const letter = col ? columnLetter(col) : null;
+    const msg = column?.type === 'city' && !col ? `The "${column.header}" column is required` : issue.message;
+    errors.push({
+      cell: letter ? `${letter}${number}` : null,
+      column: letter,
+      row: number,
+      field: field || null,
+      header: column?.header ?? null,
+      msg:
+        column?.type === 'city' && /^Choose/.test(msg)
+          ? `${column.header} is required: the name of a city in Bahi`
+          : msg,
+    });
+  }
+  return errors;
+}
+
+/** A valid row decided as the API decides a Create (throws the decider's refusal); its effect noted. */
+function decideRow(
+  number: number,
+  fields: Record<string, unknown>,
+  city: CityLookup | undefined,
+  context: RowContext,
+  result: CheckResult,
+): void {
+  const { spec } = context;
+  const id = randomUUID();
+  const data = { id, ...fields };
+  const events = masterDecider(spec.master).decide({ type: 'Create', data } as never, initialMasterState());
+  for (const event of events) {
+    parseEvent(event.type, event.data);
+    requireStorable(event);
+  }
+  result.records.push({ row: number, id, events, data });
+  if (city) result.cityIds.add(city.id);
+  if (!spec.balances) return;
+  const amount = String((fields as { opening_balance?: string }).opening_balance ?? '0.00');
+  const currency = city?.currency_name ?? 'INR';
+  const total = context.totals.get(currency) ?? { records: 0, sum: zero(AMOUNT_SCALE) };
+  total.records++;
+  total.sum = add(total.sum, parseDecimal(amount));
+  context.totals.set(currency, total);
+  context.opening.push({
+    row: number,
+    name: String(fields.name),
+    city: city?.name ?? null,
+    currency: city?.currency_name ?? null,
+    before: '0.00',
+    after: format(parseDecimal(amount), AMOUNT_SCALE),
+  });
+}
+
+/** A city by its id or its name; a message naming the candidates when none or several match. */
+function lookUpCity(
+  text: string,
+  byName: Map<string, CityLookup[]>,
+  byId: Map<string, CityLookup>,
+): CityLookup | string {
+  const byIdHit = byId.get(text.toLowerCase());
+  if (byIdHit) return byIdHit;
+  const matches = byName.get(nameKey(text)) ?? [];
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1)
+    return `${matches.length} cities are named "${text}": ${matches.map((c) => `${c.name} (${c.currency_name}, id ${c.id})`).join('; ')}. Write the id of the one you mean instead of the name.`;
+  const known = [...byName.values()].flat().map((c) => c.name);
+  const shown = known.slice(0, 10).join(', ');
+  return `No city is named "${text.slice(0, 60)}" in Bahi${known.length ? ` (cities: ${shown}${known.length > 10 ? ', …' : ''})` : ' (there are no cities yet: import or add them first)'}.`;
+}

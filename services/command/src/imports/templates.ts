@@ -1,0 +1,70 @@
+import type { ImportKind } from '@bahi/contracts';
+import ExcelJS from 'exceljs';
+import type { CityLookup } from './check.ts';
+import { IMPORT_SPECS } from './columns.ts';
+
+/**
+ * The template of a kind (issue #31): the sheet to fill (its header row only, so nothing but what
+ * a person writes is imported), a Rules sheet (each column: required or not, its rule, an
+ * example), an Example sheet (the header and one filled row) and, for kinds that name a city, a
+ * Cities sheet of the cities in Bahi now, for looking names up.
+ */
+export async function xlsxTemplate(kind: ImportKind, cities: readonly CityLookup[]): Promise<Buffer> {
+  const spec = IMPORT_SPECS[kind];
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Bahi';
+  const sheet = workbook.addWorksheet(spec.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = spec.columns.map((c) => ({
+    header: c.header,
+    key: c.field,
+    width: Math.max(14, c.header.length + 4),
+  }));
+  sheet.getRow(1).font = { bold: true };
+  spec.columns.forEach((c, i) => {
+    const cell = sheet.getRow(1).getCell(i + 1);
+    cell.note = `${c.required ? 'Required. ' : ''}${c.rule}`;
+    // Amounts and names as text in the cells below: Excel then keeps "1,00,000" and leading zeros as typed.
+    if (c.type === 'date') sheet.getColumn(i + 1).numFmt = 'yyyy-mm-dd';
+  });
+
+  const rules = workbook.addWorksheet('Rules');
+  rules.columns = [
+    { header: 'Column', width: 20 },
+    { header: 'Required', width: 10 },
+    { header: 'What goes in it', width: 90 },
+    { header: 'Example', width: 20 },
+  ];
+  rules.getRow(1).font = { bold: true };
+  for (const c of spec.columns) rules.addRow([c.header, c.required ? 'Yes' : 'No', c.rule, c.example]);
+  rules.addRow([]);
+  rules.addRow([
+    'The file',
+    '',
+    `Fill the "${spec.sheet}" sheet: one ${spec.noun} per row under the header row. Cells that are merged or hold formulas are refused. Every row is checked before anything is saved, and the file is saved whole or not at all.`,
+    '',
+  ]);
+
+  const example = workbook.addWorksheet('Example');
+  example.columns = spec.columns.map((c) => ({ header: c.header, width: Math.max(14, c.header.length + 4) }));
+  example.getRow(1).font = { bold: true };
+  example.addRow(spec.columns.map((c) => c.example));
+
+  if (spec.columns.some((c) => c.type === 'city')) {
+    const look = workbook.addWorksheet('Cities');
+    look.columns = [
+      { header: 'Name', width: 24 },
+      { header: 'Currency', width: 12 },
+      { header: 'Id', width: 40 },
+    ];
+    look.getRow(1).font = { bold: true };
+    for (const c of [...cities].sort((a, b) => a.name.localeCompare(b.name)))
+      look.addRow([c.name, c.currency_name, c.id]);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** The CSV template: the header row alone (a CSV has one sheet; the rules are in the XLSX). */
+export function csvTemplate(kind: ImportKind): Buffer {
+  const header = IMPORT_SPECS[kind].columns.map((c) => c.header).join(',');
+  return Buffer.from(`\ufeff${header}\r\n`, 'utf8');
+}
