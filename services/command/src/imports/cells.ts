@@ -74,12 +74,14 @@ export function numberText(text: string): string {
 function numberCell(value: number): string | undefined {
   if (!Number.isFinite(value)) return undefined;
   const text = String(value);
-  if (/e/i.test(text)) {
-    // 1e-7 and the like: written out in full; larger ones are not amounts Bahi keeps.
-    if (Math.abs(value) >= 1e15) return undefined;
-    return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
-  }
-  return text;
+  const exponent = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/i.exec(text);
+  if (!exponent) return text;
+  // 1e-7 and the like: the same digits written out in full, by moving the point in the text (no
+  // arithmetic on the double); 1e21 and up are not amounts Bahi keeps.
+  const [, sign, lead, rest = '', power] = exponent;
+  const shift = Number(power);
+  if (shift > 0) return undefined;
+  return `${sign}0.${'0'.repeat(-shift - 1)}${lead}${rest}`;
 }
 
 export function readCell(cell: RawCell | undefined, type: CellType, letterAndRow: string): CellReading {
