@@ -13,7 +13,7 @@ import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '
 import { appendToLog, checkEvent, type LogEvent } from '@bahi/server-kit';
 import { closedUpTo } from './books-close.ts';
 import { afterKeyedAppend } from './failpoints.ts';
-import { derivedUuid, type KeyedWrite, writeScopes } from './write-scope.ts';
+import { derivedUuid, type KeyedWrite, LOCK_WAIT_MS, writeScopes } from './write-scope.ts';
 
 /** Who asked, carried in every event's metadata. */
 export interface RequestMeta {
@@ -25,7 +25,12 @@ export interface RequestMeta {
 /** What loading a stream needs of a decider: where to start and how each event changes the state. */
 export type StreamDecider<S> = Pick<Decider<unknown, S>, 'initialState' | 'evolve'>;
 
-const MAX_ATTEMPTS = 10;
+/**
+ * How long a write keeps deciding again while other processes append to its stream first: as
+ * long as it would wait for a lock. A bound by count starved a process's head of the queue
+ * while another process's fresh requests kept winning (CI, 50 sales from two processes).
+ */
+const RETRY_FOR_MS = LOCK_WAIT_MS;
 
 /** The events a dry run (dry-run.ts) would have appended, in order, over every stream it ran. */
 export interface DryRun {
@@ -224,7 +229,8 @@ export function execute<C, S>(
       if (earlier) return earlier;
       keyed.recovering = false; // this step, and every later one, never happened
     }
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const since = Date.now();
+    for (let attempt = 0; ; attempt++) {
       const { state, dates, version, last } = await loadCached(store, streamId, decider);
       const events = decide(state);
       if (events.length === 0) return { position: last?.position ?? 0n, events };
@@ -252,8 +258,11 @@ export function execute<C, S>(
         return { position: result.position, events };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
-        // Another process appended first: decide again on the state that now stands.
-        await pause(Math.random() * 5 * (attempt + 1));
+        // Another process appended first: decide again on the state that now stands, at once
+        // the first time (the other process's next request does not wait either), then after a
+        // short random pause so that two losers do not meet again.
+        if (Date.now() - since >= RETRY_FOR_MS) break;
+        if (attempt > 0) await pause(Math.random() * Math.min(2 * attempt, 20));
       }
     }
     throw conflict('Someone else changed this record at the same moment. Please try again.');
