@@ -1,10 +1,14 @@
 /// <reference path="./autocannon.d.ts" />
 /**
  * The read side on the large seed, on Postgres:
- *  1. seed: the large business (npm run seed's `large` scale, about a million events) through
- *     the command routes in-process, its units written concurrently; only the read models the
- *     command side consults are projected while seeding. Skipped when the database already
- *     holds the seed (BENCH_DB names it; REUSE=0 forces a fresh one).
+ *  1. seed: the large business (npm run seed's `large` scale, about a million events), its
+ *     units written concurrently, by the fast seed (fastSeedScale, services/command/src/seed-fast.ts:
+ *     the command handlers deciding in memory, the events copied into the log in batches;
+ *     seed-fast.int.test.ts keeps it equal to the command path). SEED=command seeds through the
+ *     command routes in-process instead, projecting only the read models the command side
+ *     consults. Skipped when the database already holds the seed (a `bench-seeded` event;
+ *     BENCH_DB names the database; REUSE=0 forces a fresh one). SEED_ONLY=1 stops after the
+ *     seed and its rebuild.
  *  2. rebuild: every projection from the whole log into a shadow schema, compared with the
  *     live tables and swapped in (the first time, the live ones are mostly empty).
  *  3. latency: the query service as its own process; 32 connections hammer each endpoint
@@ -30,7 +34,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type Call, SCALES, seedScale } from '@bahi/command';
+import { type Call, fastSeedScale, SCALES, seedScale } from '@bahi/command';
 import { commandTestApp } from '@bahi/command/testing';
 import {
   customFieldDefinitions,
@@ -49,6 +53,8 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const SCALE = (process.env.SCALE ?? 'large') as keyof typeof SCALES;
 const DB = process.env.BENCH_DB ?? `bahi_bench_queries_${SCALE}`;
 const REUSE = process.env.REUSE !== '0';
+/** SEED=command: seed through the command routes (HTTP inject, the live projector), as before issue #28. */
+const SEED_PATH = process.env.SEED === 'command' ? 'command' : 'fast';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const QUICK = SCALE === 'quick';
 const DURATION = Number(process.env.DURATION ?? (QUICK ? 10 : 20));
@@ -96,43 +102,94 @@ const processCpu = (pid: number) => {
 };
 
 const sql = createPgSqlClient({ connectionString: url.toString(), max: 16 });
-// The command app, with only the read models the command side consults projected live, in
-// larger transactions than usual (the seed writes hard; the rest waits for the rebuild).
+// The command app, with only the read models the command side consults projected live (when
+// seeding through it), in larger transactions than usual (the seed writes hard; the rest waits
+// for the rebuild). The fast seed consults its own (seed-fast.ts).
 const t = await commandTestApp({ sql, projector: false });
-const seedProjector = startProjector({
-  eventStore: t.eventStore,
-  readDb: t.deps.readDb,
-  projections: [recordStreams, masterReferences, customFieldDefinitions, masters],
-  flushAfterMs: 250,
-  rebuildPollMs: 0,
-});
+const seedProjector =
+  SEED_PATH === 'fast'
+    ? undefined
+    : startProjector({
+        eventStore: t.eventStore,
+        readDb: t.deps.readDb,
+        projections: [recordStreams, masterReferences, customFieldDefinitions, masters],
+        flushAfterMs: 250,
+        rebuildPollMs: 0,
+      });
 const results: Record<string, string> = {};
 
-if (!seeded) {
-  log(`seeding the ${SCALE} business into ${DB}`);
-  const started = performance.now();
+const seedScaleOf = () => ({
+  days: Number(process.env.DAYS ?? SCALES[SCALE].days),
+  units: Number(process.env.UNITS ?? SCALES[SCALE].units),
+  intensity: Number(process.env.INTENSITY ?? SCALES[SCALE].intensity),
+});
+
+/** The business through the command routes, one HTTP inject per record (SEED=command). */
+async function seedThroughCommands(started: number): Promise<number> {
   const call: Call = async (method, path, body) => {
     const res = await t.call(method, path, t.adminToken, body);
     return { status: res.statusCode, body: res.json() };
   };
   let last = started;
-  const scale = {
-    days: Number(process.env.DAYS ?? SCALES[SCALE].days),
-    units: Number(process.env.UNITS ?? SCALES[SCALE].units),
-    intensity: Number(process.env.INTENSITY ?? SCALES[SCALE].intensity),
-  };
-  const { writes } = await seedScale(call, scale, UNTIL, (n) => {
+  const { writes } = await seedScale(call, seedScaleOf(), UNTIL, (n) => {
     if (performance.now() - last > 5_000) {
       last = performance.now();
       log(`seed: ${n} records, ${(n / ((last - started) / 1000)).toFixed(0)}/s`);
     }
   });
+  return writes;
+}
+
+/**
+ * The same business through the same handlers, deciding in memory, then copied into the log in
+ * large transactions (fastSeedScale, services/command/src/seed-fast.ts); the rebuild below
+ * builds every read model from it.
+ */
+async function seedFast(started: number): Promise<number> {
+  const lookupsDb = `${DB}_lookups`;
+  const lookupsUrl = new URL(url);
+  lookupsUrl.pathname = `/${lookupsDb}`;
+  const server = new pg.Client({ connectionString: DATABASE_URL });
+  await server.connect();
+  await server.query(`DROP DATABASE IF EXISTS ${lookupsDb} WITH (FORCE)`);
+  await server.query(`CREATE DATABASE ${lookupsDb}`);
+  const lookups = createPgSqlClient({ connectionString: lookupsUrl.toString(), max: 4 });
+  try {
+    const admin = (await t.eventStore.readAll(0n, 1_000)).find((e) => e.type === 'UserCreated');
+    let last = started;
+    const { writes, events: n } = await fastSeedScale({
+      eventStore: t.eventStore,
+      sql,
+      lookups,
+      userId: (admin?.data as { id: string } | undefined)?.id ?? null,
+      scale: seedScaleOf(),
+      until: UNTIL,
+      onProgress: (done) => {
+        if (performance.now() - last > 5_000) {
+          last = performance.now();
+          log(`seed: ${done} records decided, ${(done / ((last - started) / 1000)).toFixed(0)}/s`);
+        }
+      },
+    });
+    log(`seed: ${writes} records (${n} events) decided and copied into the log`);
+    return writes;
+  } finally {
+    await lookups.close();
+    await server.query(`DROP DATABASE IF EXISTS ${lookupsDb} WITH (FORCE)`);
+    await server.end();
+  }
+}
+
+if (!seeded) {
+  log(`seeding the ${SCALE} business into ${DB} (${SEED_PATH})`);
+  const started = performance.now();
+  const writes = SEED_PATH === 'fast' ? await seedFast(started) : await seedThroughCommands(started);
   await t.eventStore.append('bench-seeded', [{ type: 'BenchSeeded', data: { writes } }], 'any');
   const seconds = (performance.now() - started) / 1000;
-  results.seed = `${writes} records in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s)`;
+  results.seed = `${writes} records in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s, ${SEED_PATH})`;
   log(`seed: ${results.seed}`);
 }
-await seedProjector.stop();
+await seedProjector?.stop();
 const head = await t.eventStore.headPosition();
 const events = Number(
   (await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events', [])).rows[0]!.n,
@@ -181,6 +238,12 @@ if (rebuild) {
     report.events / replay
   ).toFixed(0)} events/s); with comparison and swap ${total.toFixed(1)} s`;
   log(`rebuild: ${results.rebuild}`);
+}
+
+if (process.env.SEED_ONLY === '1') {
+  // Only the seed (and its rebuild): for timing the seed, or to prepare a database for later runs.
+  await t.close();
+  process.exit(0);
 }
 
 // 3. Query latency, against the query service as its own process. A rebuild leaves gigabytes

@@ -49,6 +49,13 @@ export interface AppendOptions {
   via?: SqlQueryable;
 }
 
+/** One stream's part of an appendBatch. */
+export interface BatchAppend {
+  streamId: string;
+  events: readonly NewEvent[];
+  expected: ExpectedVersion;
+}
+
 export interface ReadStreamOptions {
   fromVersion?: bigint;
   maxCount?: number;
@@ -74,6 +81,13 @@ export interface EventStore {
     options?: AppendOptions,
   ): Promise<AppendResult>;
   /** Events of one stream in version order; [] for a stream that does not exist. */
+  /**
+   * Several streams' appends, in the order given (their events take positions in that order),
+   * all or none: a bulk load's (the fast seed's), one round trip instead of one per stream.
+   * Any append that fails its expected version fails the whole batch. Stores that cannot do it
+   * leave it out; callers then append stream by stream.
+   */
+  appendBatch?(appends: readonly BatchAppend[], options?: AppendOptions): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of $all strictly after a position (0n = from the start), in position order. */
   readAll(afterPosition: bigint, limit: number): Promise<RecordedEvent[]>;

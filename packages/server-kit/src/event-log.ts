@@ -40,6 +40,17 @@ export function checkEvent(event: DomainEvent): void {
   parseEvent(event.type, event.data);
 }
 
+/** Parsed against its schema and stamped with the schema version, as the store takes it. */
+function checked(event: LogEvent): NewEvent {
+  checkEvent(event);
+  return {
+    ...(event.id ? { id: event.id } : {}),
+    type: event.type,
+    data: event.data,
+    metadata: { ...event.metadata, schemaVersion: eventSchemas[event.type].version },
+  };
+}
+
 /** Parses each event, then appends them to one stream in one transaction. */
 export function appendToLog(
   store: EventStore,
@@ -48,14 +59,36 @@ export function appendToLog(
   expected: ExpectedVersion,
   options: AppendOptions = {},
 ): Promise<AppendResult> {
-  const checked = events.map((event): NewEvent => {
-    checkEvent(event);
-    return {
-      ...(event.id ? { id: event.id } : {}),
-      type: event.type,
-      data: event.data,
-      metadata: { ...event.metadata, schemaVersion: eventSchemas[event.type].version },
-    };
-  });
-  return measureAppend(checked, () => store.append(streamId, checked, expected, options));
+  const stored = events.map(checked);
+  return measureAppend(stored, () => store.append(streamId, stored, expected, options));
+}
+
+/**
+ * Several streams' appends, each event parsed, in the order given and all or none (a bulk
+ * load's: the fast seed, services/command/src/seed-fast.ts). On a store without batches, one
+ * append after another (then all or none only inside the caller's transaction, `via`).
+ */
+export async function appendBatchToLog(
+  store: EventStore,
+  appends: ReadonlyArray<{ streamId: string; events: readonly LogEvent[]; expected: ExpectedVersion }>,
+  options: AppendOptions = {},
+): Promise<AppendResult[]> {
+  const batch = appends.map((a) => ({
+    streamId: a.streamId,
+    events: a.events.map(checked),
+    expected: a.expected,
+  }));
+  if (store.appendBatch) {
+    const appendBatch = store.appendBatch.bind(store);
+    return measureAppend(
+      batch.flatMap((a) => a.events),
+      () => appendBatch(batch, options),
+    );
+  }
+  const results: AppendResult[] = [];
+  for (const a of batch)
+    results.push(
+      await measureAppend(a.events, () => store.append(a.streamId, a.events, a.expected, options)),
+    );
+  return results;
 }

@@ -6,4 +6,5 @@ export { setStreamCacheSize } from './execute.ts';
 export { licenseNotice, watchLicense } from './notifications/license-watch.ts';
 export { registerCommandRoutes } from './routes.ts';
 export { type Call, SCALES, seedBusiness, seedScale } from './seed.ts';
+export { type FastSeedOptions, fastSeedScale } from './seed-fast.ts';
 export { startCommandService } from './service.ts';

@@ -4,6 +4,7 @@ import { pollingSubscription } from '../polling-subscription.ts';
 import {
   type AppendOptions,
   type AppendResult,
+  type BatchAppend,
   type ChainPoint,
   type ChainVerification,
   DuplicateEventIdError,
@@ -129,6 +130,15 @@ export class PostgresEventStore implements EventStore {
     );
     if (written) this.#afterCommit();
     return result;
+  }
+
+  async appendBatch(appends: readonly BatchAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+    if (appends.length === 0) return [];
+    const results = options.via
+      ? await appendBatchWith(options.via, appends, this.#now)
+      : await this.#sql.transaction((tx) => appendBatchWith(tx, appends, this.#now));
+    this.#afterCommit();
+    return results;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -304,6 +314,22 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+/** The events as es.append takes them: ids, and the metadata every stored event carries. */
+export function toPayload(events: readonly NewEvent[], recordedAt: string) {
+  return events.map((event) => ({
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    data: event.data ?? null,
+    metadata: {
+      userId: null,
+      causationId: null,
+      ...event.metadata,
+      correlationId: event.metadata?.correlationId ?? randomUUID(),
+      recordedAt: event.metadata?.recordedAt ?? recordedAt,
+    },
+  }));
+}
+
 /**
  * The append itself, on any connection: the store's pool, or a transaction the caller
  * holds open (then nothing is visible to readers of $all until the caller commits).
@@ -316,19 +342,7 @@ export async function appendWith(
   now: () => Date = () => new Date(),
 ): Promise<{ result: AppendResult; written: boolean }> {
   if (events.length === 0) throw new RangeError('append needs at least one event');
-  const recordedAt = now().toISOString();
-  const payload = events.map((event) => ({
-    id: event.id ?? randomUUID(),
-    type: event.type,
-    data: event.data ?? null,
-    metadata: {
-      userId: null,
-      causationId: null,
-      ...event.metadata,
-      correlationId: event.metadata?.correlationId ?? randomUUID(),
-      recordedAt: event.metadata?.recordedAt ?? recordedAt,
-    },
-  }));
+  const payload = toPayload(events, now().toISOString());
   let rows: Array<{ out_status: string; out_version: string | null; out_position: string | null }>;
   try {
     ({ rows } = await sql.query(
@@ -368,6 +382,58 @@ export async function appendWith(
     default:
       throw new Error(`es.append answered an unknown status ${row.out_status}`);
   }
+}
+
+/**
+ * Every append of a batch in one statement, es.append once per stream in the order given (the
+ * function scan of the arrays yields them in order; the positions are checked to rise), inside
+ * the caller's transaction: a failed one throws, and the caller's rollback undoes the others.
+ */
+async function appendBatchWith(
+  sql: SqlQueryable,
+  appends: readonly BatchAppend[],
+  now: () => Date,
+): Promise<AppendResult[]> {
+  const recordedAt = now().toISOString();
+  const payloads = appends.map(({ events }) => {
+    if (events.length === 0) throw new RangeError('append needs at least one event');
+    return toPayload(events, recordedAt);
+  });
+  const { rows } = await sql.query<{
+    out_status: string;
+    out_version: string | null;
+    out_position: string | null;
+  }>(
+    `SELECT r.out_status, r.out_version::text AS out_version, r.out_position::text AS out_position
+       FROM unnest($1::text[], $2::bigint[], $3::jsonb[]) WITH ORDINALITY AS u(stream_id, expected, events, n)
+      CROSS JOIN LATERAL es.append(u.stream_id, u.expected, u.events) AS r
+      ORDER BY u.n`,
+    [
+      appends.map((a) => a.streamId),
+      appends.map((a) => expectedToSql(a.expected)),
+      payloads.map((p) => JSON.stringify(p)),
+    ],
+  );
+  let previous = 0n;
+  return rows.map((row, index) => {
+    const append = appends[index]!;
+    if (row.out_status !== 'ok') {
+      if (row.out_status === 'wrong_expected_version')
+        throw new WrongExpectedVersionError(
+          append.streamId,
+          append.expected,
+          row.out_version === null ? 'no_stream' : BigInt(row.out_version),
+        );
+      throw new DuplicateEventIdError(
+        append.streamId,
+        payloads[index]!.map((p) => p.id),
+      );
+    }
+    const position = BigInt(row.out_position!);
+    if (position <= previous) throw new Error('appendBatch: the appends took positions out of their order');
+    previous = position;
+    return { nextExpectedVersion: BigInt(row.out_version!), position };
+  });
 }
 
 export async function readAllWith(sql: SqlQueryable, afterPosition: bigint, limit: number) {

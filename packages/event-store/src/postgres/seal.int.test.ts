@@ -1,51 +1,10 @@
-import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
-import { PGlite } from '@electric-sql/pglite';
+import type { SqlClient } from '@bahi/sql-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withTestDatabase } from '../../../../test/postgres.ts';
 import { CHAIN_GENESIS, chainHash } from '../chain.ts';
-import { createPostgresEventStore, type PostgresEventStore } from './postgres-event-store.ts';
+import { type TestStore, testStores } from './test-stores.ts';
 
-interface Setup {
-  sql: SqlClient;
-  store: PostgresEventStore;
-  dispose(): Promise<void>;
-}
-
-const adapters: Array<[string, () => Promise<Setup>]> = [
-  [
-    'pglite',
-    async () => {
-      const sql = createPgliteSqlClient(new PGlite());
-      const store = await createPostgresEventStore(sql);
-      return {
-        sql,
-        store,
-        dispose: async () => {
-          await store.close();
-          await sql.close();
-        },
-      };
-    },
-  ],
-];
-if (process.env.DATABASE_URL)
-  adapters.push([
-    'postgres',
-    async () => {
-      const db = await withTestDatabase('es_seal');
-      const sql = createPgSqlClient({ connectionString: db.url });
-      const store = await createPostgresEventStore(sql);
-      return {
-        sql,
-        store,
-        dispose: async () => {
-          await store.close();
-          await sql.close();
-          await db.drop();
-        },
-      };
-    },
-  ]);
+type Setup = TestStore;
+const adapters = testStores('es_seal');
 
 const purchase = (n: number) => ({
   type: 'PurchaseRecorded',

@@ -16,14 +16,14 @@ import { contextOf, written } from '../handlers/context.ts';
 import * as masters from '../handlers/masters.ts';
 import { recordIdParams } from './params.ts';
 
-interface KindRoute {
+export interface KindRoute {
   kind: masters.MasterListKind;
   input: z.ZodType<Record<string, unknown>>;
   area: WriteArea;
 }
 
 /** The URL kinds of spec section 7 (users have their own routes). */
-const KINDS: Record<string, KindRoute> = {
+export const KINDS: Record<string, KindRoute> = {
   cities: { kind: 'City', input: cityInput, area: 'masters' },
   products: { kind: 'Product', input: productInput, area: 'masters' },
   funders: { kind: 'Funder', input: funderInput, area: 'masters' },
