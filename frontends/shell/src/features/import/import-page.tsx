@@ -26,6 +26,7 @@ import {
 import { useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { downloadTemplate, importQuery, useCommitImport, useUploadImport } from './api.ts';
+import { BooksEffect } from './books-effect.tsx';
 
 const KIND_LABELS: Record<ImportKind, string> = {
   funders: 'Funders',
@@ -34,6 +35,7 @@ const KIND_LABELS: Record<ImportKind, string> = {
   agents: 'Agents',
   collectors: 'Collectors',
   godowns: 'Godowns',
+  purchases: 'Purchases',
 };
 const PAGE_SIZES = [25, 50, 100];
 /** "1 funder", "2 funders", "1 city". */
@@ -155,7 +157,9 @@ function Import() {
             The Excel template has the columns, a Rules sheet, an Example sheet
             {kind === 'cities' || kind === 'products' || kind === 'godowns'
               ? ''
-              : ' and the cities in Bahi to look names up'}
+              : kind === 'purchases'
+                ? ' and the cities, funders, agents, collectors, products and godowns in Bahi to look names up'
+                : ' and the cities in Bahi to look names up'}
             .
           </Text>
           <div className={styles.buttons}>
@@ -318,7 +322,9 @@ function PreviewPanel(props: {
           </ul>
         </div>
       ) : null}
-      {p.effect?.totals.length ? (
+      {p.effect && p.kind === 'purchases' ? (
+        <BooksEffect effect={p.effect} fileName={p.file_name} />
+      ) : p.effect?.totals.length ? (
         <section className={styles.totals} aria-label="Effect on the books">
           <Text weight="semibold">Opening balances this import sets</Text>
           {p.effect.totals.map((t) => (
@@ -373,7 +379,9 @@ function PreviewPanel(props: {
             Imported {count(p.rows_total, p.kind)} from {p.file_name} by{' '}
             {p.committed.by?.name ?? 'System/Deleted User'} on {formatDateTime(p.committed.at)}.
           </Text>{' '}
-          <Link to={`/masters/${p.kind}`}>Open {KIND_LABELS[p.kind]}</Link>
+          <Link to={p.kind === 'purchases' ? '/transactions/purchases' : `/masters/${p.kind}`}>
+            Open {KIND_LABELS[p.kind]}
+          </Link>
         </div>
       ) : (
         <div className={styles.buttons}>
