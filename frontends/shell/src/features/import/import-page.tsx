@@ -49,7 +49,8 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalL,
     alignItems: 'start',
   },
-  form: { display: 'grid', gap: tokens.spacingVerticalM },
+  // One column no wider than the panel: a wide table (12 purchase columns) scrolls inside it.
+  form: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'minmax(0, 1fr)' },
   buttons: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   summary: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   muted: { color: tokens.colorNeutralForeground3 },
@@ -129,8 +130,8 @@ function Import() {
   return (
     <Page title="Import">
       <Text>
-        Bring masters in from Excel or CSV. Every row is checked as if it were typed in, and nothing is saved
-        until you commit; then the whole file is saved at once, or nothing is.
+        Bring masters and past purchases in from Excel or CSV. Every row is checked as if it were typed in,
+        and nothing is saved until you commit; then the whole file is saved at once, or nothing is.
       </Text>
       <div className={styles.steps}>
         <Panel title="1. Template" className={styles.form}>
