@@ -7,150 +7,78 @@
  *
  *   npm run import-purchases --workspace bench   (DATABASE_URL, default the local Postgres; ROWS=10000)
  */
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { commandTestApp } from '@bahi/command/testing';
-import { waitForProjections } from '@bahi/read-db';
-import { createPgSqlClient } from '@bahi/sql-client';
 import ExcelJS from 'exceljs';
-import pg from 'pg';
+import { timeImport, withBenchApp } from './import-run.ts';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.ROWS ?? 10_000);
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-async function main() {
-  const name = `bahi_bench_import_purchases_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  const sql = createPgSqlClient({ connectionString: url.toString(), max: 5 });
-  const t = await commandTestApp({ sql });
-  try {
-    const made = async (path: string, body: Record<string, unknown>) => {
-      const res = await t.call('POST', `/api/masters/${path}`, t.adminToken, body);
-      if (res.statusCode !== 201) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
-      return res.json().id as string;
-    };
-    const cities = ['Kabul', 'Mumbai', 'Karachi'];
-    const cityIds = [
-      await made('cities', { name: 'Kabul', currency_name: 'AFN', rate: '1.25' }),
-      await made('cities', { name: 'Mumbai', currency_name: 'INR', rate: '1' }),
-      await made('cities', { name: 'Karachi', currency_name: 'PKR', rate: '0.3' }),
-    ];
-    const products = ['Cumin', 'Saffron', 'Raisins', 'Almonds', 'Figs'];
-    for (const name of products) await made('products', { name });
-    const godowns = ['Bhiwandi', 'Vashi', 'Kalbadevi'];
-    for (const name of godowns) await made('godowns', { name });
-    // 100 funders, 10 agents and 10 collectors, spread over the three cities.
-    for (let i = 0; i < 100; i++) await made('funders', { name: `Funder ${i}`, city_id: cityIds[i % 3] });
-    for (let i = 0; i < 10; i++) {
-      await made('agents', { name: `Agent ${i}`, city_id: cityIds[i % 3] });
-      await made('collectors', { name: `Collector ${i}`, city_id: cityIds[i % 3] });
-    }
-    const wb = new ExcelJS.Workbook();
-    const sheet = wb.addWorksheet('Purchases');
-    sheet.addRow([
-      'Type',
-      'Purchase Date',
-      'City',
-      'Funder',
-      'Product',
-      'Godown',
-      'Agent',
-      'Collector',
-      'Rate',
-      'Quantity',
-      'Paid Amount',
-      'Commission',
-    ]);
-    for (let i = 0; i < ROWS; i++) {
-      const c = i % 3;
-      const direct = i % 5 === 0;
-      const paid = i % 4 === 0;
-      sheet.addRow([
-        direct ? 'Direct' : 'Godown',
-        `${String((i % 28) + 1).padStart(2, '0')}/04/2026`,
-        cities[c],
-        `Funder ${(i % 33) * 3 + c}`,
-        products[i % 5],
-        direct ? null : godowns[i % 3],
-        direct ? `Agent ${(i % 3) * 3 + c}` : null,
-        paid ? `Collector ${(i % 3) * 3 + c}` : null,
-        `${100 + (i % 50)}.25`,
-        `${1 + (i % 20)}.5`,
-        paid ? '1,000' : null,
-        direct ? '12.50' : null,
-      ]);
-    }
-    const file = Buffer.from(await wb.xlsx.writeBuffer());
-    const load = os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-
-    let start = performance.now();
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: '/api/imports?kind=purchases&file_name=purchases.xlsx',
-      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': XLSX },
-      payload: file,
-    });
-    const previewMs = performance.now() - start;
-    if (upload.statusCode !== 201)
-      throw new Error(`upload: ${upload.statusCode} ${upload.body.slice(0, 500)}`);
-    const preview = upload.json();
-    if (preview.status !== 'valid')
-      throw new Error(
-        `preview: ${JSON.stringify(preview.file_errors)} ${preview.rows_invalid} ${JSON.stringify(preview.rows.find((r: { outcome: string }) => r.outcome === 'error'))}`,
-      );
-
-    start = performance.now();
-    const commit = await t.call('POST', `/api/imports/${preview.id}/commit`, t.adminToken);
-    const commitMs = performance.now() - start;
-    if (commit.statusCode !== 200) throw new Error(`commit: ${commit.statusCode} ${commit.body}`);
-    const position = BigInt(commit.json().position);
-    start = performance.now();
-    await waitForProjections(
-      t.deps.readDb,
-      ['purchases_and_sales', 'journal', 'activity_log'],
-      position,
-      600_000,
-    );
-    const projectMs = performance.now() - start;
-    const parties = await t.deps.readDb
-      .selectFrom('purchases')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-
-    console.log(
-      JSON.stringify(
-        {
-          date: new Date().toISOString(),
-          node: process.version,
-          cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`,
-          loadavgAtStart: load,
-          rows: ROWS,
-          fileBytes: file.length,
-          previewMs: Math.round(previewMs),
-          commitMs: Math.round(commitMs),
-          projectorCatchUpMs: Math.round(projectMs),
-          events: commit.json().events,
-          purchasesProjected: Number(parties.n),
-          accountsInPreview: preview.effect.accounts.length,
-          stockLinesInPreview: preview.effect.stock.length,
-        },
-        null,
-        2,
-      ),
-    );
-  } finally {
-    await t.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+await withBenchApp('import_purchases', async (t) => {
+  const made = async (path: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', `/api/masters/${path}`, t.adminToken, body);
+    if (res.statusCode !== 201) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+    return res.json().id as string;
+  };
+  const cities = ['Kabul', 'Mumbai', 'Karachi'];
+  const cityIds = [
+    await made('cities', { name: 'Kabul', currency_name: 'AFN', rate: '1.25' }),
+    await made('cities', { name: 'Mumbai', currency_name: 'INR', rate: '1' }),
+    await made('cities', { name: 'Karachi', currency_name: 'PKR', rate: '0.3' }),
+  ];
+  const products = ['Cumin', 'Saffron', 'Raisins', 'Almonds', 'Figs'];
+  for (const name of products) await made('products', { name });
+  const godowns = ['Bhiwandi', 'Vashi', 'Kalbadevi'];
+  for (const name of godowns) await made('godowns', { name });
+  // 100 funders, 10 agents and 10 collectors, spread over the three cities.
+  for (let i = 0; i < 100; i++) await made('funders', { name: `Funder ${i}`, city_id: cityIds[i % 3] });
+  for (let i = 0; i < 10; i++) {
+    await made('agents', { name: `Agent ${i}`, city_id: cityIds[i % 3] });
+    await made('collectors', { name: `Collector ${i}`, city_id: cityIds[i % 3] });
   }
-}
-
-await main();
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('Purchases');
+  sheet.addRow([
+    'Type',
+    'Purchase Date',
+    'City',
+    'Funder',
+    'Product',
+    'Godown',
+    'Agent',
+    'Collector',
+    'Rate',
+    'Quantity',
+    'Paid Amount',
+    'Commission',
+  ]);
+  for (let i = 0; i < ROWS; i++) {
+    const c = i % 3;
+    const direct = i % 5 === 0;
+    const paid = i % 4 === 0;
+    sheet.addRow([
+      direct ? 'Direct' : 'Godown',
+      `${String((i % 28) + 1).padStart(2, '0')}/04/2026`,
+      cities[c],
+      `Funder ${(i % 33) * 3 + c}`,
+      products[i % 5],
+      direct ? null : godowns[i % 3],
+      direct ? `Agent ${(i % 3) * 3 + c}` : null,
+      paid ? `Collector ${(i % 3) * 3 + c}` : null,
+      `${100 + (i % 50)}.25`,
+      `${1 + (i % 20)}.5`,
+      paid ? '1,000' : null,
+      direct ? '12.50' : null,
+    ]);
+  }
+  const file = Buffer.from(await wb.xlsx.writeBuffer());
+  await timeImport(t, {
+    kind: 'purchases',
+    file,
+    rows: ROWS,
+    models: ['purchases_and_sales', 'journal', 'activity_log'],
+    table: 'purchases',
+    extra: (p) => ({
+      accountsInPreview: p.effect.accounts!.length,
+      stockLinesInPreview: p.effect.stock!.length,
+    }),
+  });
+});
