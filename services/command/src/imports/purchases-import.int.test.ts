@@ -217,4 +217,32 @@ describe('importing purchases from a spreadsheet', () => {
     expect((await commit(preview.id)).statusCode).toBe(409);
     expect((await purchases()).filter((e) => e.metadata.importId)).toHaveLength(3);
   }, 60_000);
+
+  it('refuses a purchases file as a whole while a purchase custom field is required, and says why', async () => {
+    const field = await t.call('POST', '/api/masters/custom-fields', t.adminToken, {
+      name: 'Lot number',
+      type: 'TEXT',
+      is_required: true,
+      entity_types: ['Purchase'],
+    });
+    expect(field.statusCode, field.body).toBe(201);
+    try {
+      const before = (await purchases()).length;
+      const res = await upload(
+        await workbook([
+          HEADER,
+          ['Godown', '2026-04-05', 'Kabul', 'Haji Rahim', 'Cumin', 'Bhiwandi', null, null, '100', '1'],
+        ]),
+        'lots.xlsx',
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().status).toBe('invalid');
+      expect(res.json().file_errors[0].msg).toContain('custom field of purchases is required');
+      expect((await commit(res.json().id)).statusCode).toBe(409);
+      expect(await purchases()).toHaveLength(before);
+    } finally {
+      const gone = await t.call('DELETE', `/api/masters/custom-fields/${field.json().id}`, t.adminToken);
+      expect(gone.statusCode, gone.body).toBeLessThan(300);
+    }
+  }, 60_000);
 });
