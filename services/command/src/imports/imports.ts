@@ -60,8 +60,9 @@ async function readFile(
 }
 
 /**
- * The file read and every row checked against the books as they stand. `closedUpTo`: the close
- * as the commit read it under the books' lock; the preview reads it without one, as a dry run.
+ * The file read and every row checked against the books as they stand. `closedUpTo`: given by
+ * the commit, the close as it read it under the books' lock (the commit needs no effect on the
+ * accounts, so it does not wait for the journal); the preview reads it without one, as a dry run.
  */
 async function check(
   deps: CommandDeps,
@@ -80,7 +81,7 @@ async function check(
     if (typeof facts === 'string') checked.fileErrors.push(fileError(facts));
     else {
       checked = await checkSheet(read.sheet, spec, await purchaseMasters(deps), facts);
-      if (checked.effect) await purchaseBooksEffect(deps, checked);
+      if (checked.effect && closedUpTo === undefined) await purchaseBooksEffect(deps, checked);
     }
   }
   if (!read.ok) checked.fileErrors.push(fileError(read.message));
