@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import { previewLine, previewStock } from './responses.ts';
 
 /**
  * Bringing the books in (issue #31): a spreadsheet of masters uploaded, checked row by row as the
  * API would check each one, previewed, then committed all at once. The HTTP shapes of
  * /api/imports; the file itself is the request body (XLSX or CSV), not JSON.
  */
-export const IMPORT_KINDS = ['funders', 'cities', 'products', 'agents', 'collectors', 'godowns'] as const;
+export const IMPORT_KINDS = [
+  'funders',
+  'cities',
+  'products',
+  'agents',
+  'collectors',
+  'godowns',
+  'purchases',
+] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Limits of one upload: a larger body is a 413, more data rows a 400. */
@@ -62,7 +71,11 @@ export const importRow = z.object({
 });
 export type ImportRow = z.infer<typeof importRow>;
 
-/** What a valid file would do: each record's opening balance before and after, and totals per currency. */
+/**
+ * What a valid file would do: each record's opening balance before and after, and totals per
+ * currency (masters); for transactions (purchases), each account the rows post to with its
+ * balance now and after, and the stock they move, as the dry run of one entry shows them.
+ */
 export const importEffectLine = z.object({
   row: z.number().int(),
   name: z.string(),
@@ -74,7 +87,17 @@ export const importEffectLine = z.object({
 export const importEffect = z.object({
   records: z.number().int(),
   opening_balances: z.array(importEffectLine),
-  totals: z.array(z.object({ currency: z.string(), records: z.number().int(), opening_balance: z.string() })),
+  totals: z.array(
+    z.object({
+      currency: z.string(),
+      records: z.number().int(),
+      opening_balance: z.string(),
+      /** Purchases: rate x quantity of the rows in this currency. */
+      amount: z.string().optional(),
+    }),
+  ),
+  accounts: z.array(previewLine),
+  stock: z.array(previewStock),
 });
 
 export const importPreview = z.object({

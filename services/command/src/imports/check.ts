@@ -5,6 +5,7 @@ import {
   type ImportCellError,
   type ImportPreview,
   type ImportRow,
+  type PurchaseInput,
   parseEvent,
 } from '@bahi/contracts';
 import {
@@ -14,13 +15,32 @@ import {
   DomainError,
   format,
   initialMasterState,
+  type MasterKind,
   masterDecider,
+  masterStreamId,
   parseDecimal,
   requireStorable,
   zero,
 } from '@bahi/domain';
 import { readCell } from './cells.ts';
-import { columnLetter, headerKey, type ImportColumn, type ImportKindSpec } from './columns.ts';
+import {
+  columnLetter,
+  headerKey,
+  type ImportColumn,
+  type ImportKindSpec,
+  REF_TYPES,
+  type RefType,
+} from './columns.ts';
+import {
+  addAmount,
+  decidePurchase,
+  lookUpRef,
+  nameKey,
+  type PurchaseFacts,
+  REF_KIND,
+  type RefIndex,
+  type RefLookup,
+} from './purchases.ts';
 import type { Sheet } from './read-file.ts';
 
 /** A city as the import looks it up by name. */
@@ -28,12 +48,31 @@ export interface CityLookup {
   id: string;
   name: string;
   currency_name: string;
+  /** As its stream has it (purchases: the rate the decider posts at). */
+  rate?: string;
+}
+
+/** The masters rows may name: the cities and, for a kind with such columns, the others by kind. */
+export interface MasterLookups {
+  cities: readonly CityLookup[];
+  refs?: Partial<Record<RefType, RefIndex>>;
+}
+
+/** A master a row refers to: the commit reads each again under its lock (and a party's city). */
+export interface RowRef {
+  kind: Exclude<MasterKind, 'User' | 'CustomFieldDefinition'>;
+  field: string;
+  cityId: string | null;
+  /** A city of a purchase: the rate and currency the rows were decided at. */
+  rate?: string;
+  currency?: string;
 }
 
 /** What the rows would record, once every row is right: one Create per row, decided as the API decides it. */
 export interface CheckedRecord {
   row: number;
   id: string;
+  streamId: string;
   events: DomainEvent[];
   data: Record<string, unknown>;
 }
@@ -44,11 +83,21 @@ export interface CheckResult {
   rows: ImportRow[];
   records: CheckedRecord[];
   effect: ImportPreview['effect'];
-  /** The cities the rows refer to (by id): the commit re-reads each under its lock. */
-  cityIds: Set<string>;
+  /** The masters the rows refer to, by id: the commit re-reads each under its lock. */
+  refs: Map<string, RowRef>;
+  /** The version each stream's append expects; a stream not here is new ('no_stream'). */
+  expected: Map<string, bigint>;
 }
 
-const nameKey = (name: string) => name.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+export const emptyCheck = (): CheckResult => ({
+  columns: [],
+  fileErrors: [],
+  rows: [],
+  records: [],
+  effect: null,
+  refs: new Map(),
+  expected: new Map(),
+});
 
 const fileError = (
   msg: string,
@@ -72,6 +121,9 @@ interface RowContext {
   at: ColumnsAt;
   citiesByName: Map<string, CityLookup[]>;
   citiesById: Map<string, CityLookup>;
+  cityNames: Map<string, string>;
+  refs: Partial<Record<RefType, RefIndex>>;
+  purchases: PurchaseFacts | undefined;
   totals: Map<string, { records: number; sum: Dec }>;
   opening: NonNullable<ImportPreview['effect']>['opening_balances'];
 }
@@ -82,15 +134,14 @@ interface RowContext {
  * decider on a new stream and the storability check the append door applies. Nothing is written;
  * each problem is placed on its cell (column letter, row number, field).
  */
-export function checkSheet(sheet: Sheet, spec: ImportKindSpec, cities: readonly CityLookup[]): CheckResult {
-  const result: CheckResult = {
-    columns: [],
-    fileErrors: [],
-    rows: [],
-    records: [],
-    effect: null,
-    cityIds: new Set(),
-  };
+export async function checkSheet(
+  sheet: Sheet,
+  spec: ImportKindSpec,
+  masters: MasterLookups,
+  purchases?: PurchaseFacts,
+): Promise<CheckResult> {
+  const { cities } = masters;
+  const result = emptyCheck();
   const [header, ...data] = sheet.rows;
   if (!header) {
     result.fileErrors.push(
@@ -119,12 +170,15 @@ export function checkSheet(sheet: Sheet, spec: ImportKindSpec, cities: readonly 
   const context: RowContext = {
     spec,
     at,
+    cityNames: new Map(cities.map((c) => [c.id, c.name])),
     citiesByName,
     citiesById: new Map(cities.map((c) => [c.id, c])),
+    refs: masters.refs ?? {},
+    purchases,
     totals: new Map(),
     opening: [],
   };
-  for (const row of data) checkRow(row, context, result);
+  for (const row of data) await checkRow(row, context, result);
   if (result.rows.every((r) => r.outcome === 'ok')) {
     result.effect = {
       records: result.records.length,
@@ -132,8 +186,12 @@ export function checkSheet(sheet: Sheet, spec: ImportKindSpec, cities: readonly 
       totals: [...context.totals].map(([currency, t]) => ({
         currency,
         records: t.records,
-        opening_balance: format(t.sum, AMOUNT_SCALE),
+        ...(spec.master
+          ? { opening_balance: format(t.sum, AMOUNT_SCALE) }
+          : { opening_balance: '0.00', amount: format(t.sum, AMOUNT_SCALE) }),
       })),
+      accounts: [],
+      stock: [],
     };
   }
   return result;
@@ -185,28 +243,22 @@ function readHeader(header: SheetRow, spec: ImportKindSpec, result: CheckResult)
 }
 
 /** One data row: its cells read, the request schema, then the decider; the outcome added to `result`. */
-function checkRow({ number, cells }: SheetRow, context: RowContext, result: CheckResult): void {
+async function checkRow({ number, cells }: SheetRow, context: RowContext, result: CheckResult) {
   const { spec } = context;
-  const { values, input, city, errors } = readRowCells(number, cells, context);
+  const { values, input, city, parties, errors } = readRowCells(number, cells, context);
   // The kind's request schema, as the API parses the body: its messages, placed on the cells.
   const parsed = spec.input.safeParse(input);
   if (!parsed.success) errors.push(...schemaErrors(number, parsed.error.issues, context, errors));
   if (errors.length === 0 && parsed.success) {
     try {
-      decideRow(number, parsed.data as Record<string, unknown>, city, context, result);
+      if (spec.master) decideRow(number, parsed.data as Record<string, unknown>, city, context, result);
+      else await purchaseRow(number, parsed.data as PurchaseInput, city!, parties, context, result);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const refusal = error as DomainError & { errors?: Array<{ msg: string; path?: string }> };
       const list = refusal.errors?.length ? refusal.errors : [{ msg: refusal.message, path: '' }];
-      for (const e of list)
-        errors.push({
-          cell: null,
-          column: null,
-          row: number,
-          field: e.path || null,
-          header: null,
-          msg: e.msg,
-        });
+      // On the cell of the field the refusal names (the close on the date, the stock on the quantity).
+      for (const e of list) errors.push(onField(number, e.path ?? '', e.msg, context));
     }
   }
   result.rows.push({ row: number, outcome: errors.length ? 'error' : 'ok', values, errors });
@@ -219,6 +271,7 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
   const values: Record<string, string> = {};
   const input: Record<string, unknown> = {};
   let city: CityLookup | undefined;
+  const parties = new Map<string, RefLookup>();
   const where = (column: ImportColumn, letter: string) => ({ letter, row: number, column });
   for (const [col, cell] of cells) {
     const column = at.get(col);
@@ -237,7 +290,9 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       values[column.header] =
         cell.value instanceof Date ? cell.value.toISOString().slice(0, 10) : String(cell.value).trim();
   }
-  for (const [col, column] of at) {
+  // The city first: a party is looked up among those of the row's city.
+  const ordered = [...at].sort(([, a], [, b]) => Number(isRef(a)) - Number(isRef(b)));
+  for (const [col, column] of ordered) {
     const letter = columnLetter(col);
     const reading = readCell(cells.get(col), column.type, `${letter}${number}`);
     if (!reading.ok) {
@@ -254,9 +309,41 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       }
       continue;
     }
-    input[column.field] = reading.text;
+    if (isRef(column)) {
+      const type = column.type as RefType;
+      const index = context.refs[type] ?? { byId: new Map(), byName: new Map() };
+      const found = lookUpRef(type, reading.text, city, index, context.cityNames);
+      if (typeof found === 'string') errors.push(fileError(found, where(column, letter)));
+      else {
+        parties.set(column.field, found);
+        input[column.field] = found.id;
+      }
+      continue;
+    }
+    input[column.field] = column.field === 'type' ? choice(reading.text, ['Godown', 'Direct']) : reading.text;
   }
-  return { values, input, city, errors };
+  return { values, input, city, parties, errors };
+}
+
+const isRef = (column: ImportColumn) => (REF_TYPES as readonly string[]).includes(column.type);
+const isLookup = (column: ImportColumn | undefined) => column?.type === 'city' || (!!column && isRef(column));
+/** "godown" and "GODOWN" read as Godown: one of the choices, whatever its case; otherwise as written. */
+const choice = (text: string, choices: readonly string[]) =>
+  choices.find((c) => c.toLowerCase() === text.toLowerCase()) ?? text;
+
+/** A message about a field of a row, on that field's cell when the sheet has its column. */
+function onField(number: number, field: string, msg: string, { at, spec }: RowContext): ImportCellError {
+  const col = [...at].find(([, c]) => c.field === field)?.[0];
+  const column = spec.columns.find((c) => c.field === field);
+  const letter = col ? columnLetter(col) : null;
+  return {
+    cell: letter ? `${letter}${number}` : null,
+    column: letter,
+    row: number,
+    field: field || null,
+    header: column?.header ?? null,
+    msg,
+  };
 }
 
 /** The request schema's issues, each on its cell (a city cell refused already is not refused again). */
@@ -271,9 +358,12 @@ function schemaErrors(
     const field = String(issue.path[0] ?? '');
     const col = [...at].find(([, c]) => c.field === field)?.[0];
     const column = spec.columns.find((c) => c.field === field);
-    if (column?.type === 'city' && already.some((e) => e.field === field)) continue;
+    if (isLookup(column) && already.some((e) => e.field === field)) continue;
     const letter = col ? columnLetter(col) : null;
-    const msg = column?.type === 'city' && !col ? `The "${column.header}" column is required` : issue.message;
+    const msg =
+      isLookup(column) && column?.required && !col
+        ? `The "${column.header}" column is required`
+        : issue.message;
     errors.push({
       cell: letter ? `${letter}${number}` : null,
       column: letter,
@@ -298,15 +388,16 @@ function decideRow(
   result: CheckResult,
 ): void {
   const { spec } = context;
+  const master = spec.master!;
   const id = randomUUID();
   const data = { id, ...fields };
-  const events = masterDecider(spec.master).decide({ type: 'Create', data } as never, initialMasterState());
+  const events = masterDecider(master).decide({ type: 'Create', data } as never, initialMasterState());
   for (const event of events) {
     parseEvent(event.type, event.data);
     requireStorable(event);
   }
-  result.records.push({ row: number, id, events, data });
-  if (city) result.cityIds.add(city.id);
+  result.records.push({ row: number, id, streamId: masterStreamId(master, id), events, data });
+  if (city) result.refs.set(city.id, { kind: 'City', field: 'city_id', cityId: null });
   if (!spec.balances) return;
   const amount = String((fields as { opening_balance?: string }).opening_balance ?? '0.00');
   const currency = city?.currency_name ?? 'INR';
@@ -322,6 +413,50 @@ function decideRow(
     before: '0.00',
     after: format(parseDecimal(amount), AMOUNT_SCALE),
   });
+}
+
+/** A purchase row decided as the API decides it; the masters it names kept for the commit's locks. */
+async function purchaseRow(
+  number: number,
+  input: PurchaseInput,
+  city: CityLookup,
+  parties: Map<string, RefLookup>,
+  context: RowContext,
+  result: CheckResult,
+): Promise<void> {
+  const decided = await decidePurchase(
+    input,
+    { rate: city.rate ?? '0', currency_name: city.currency_name },
+    (field) => parties.get(field),
+    context.purchases!,
+  );
+  result.records.push({
+    row: number,
+    id: decided.id,
+    streamId: decided.streamId,
+    events: decided.events,
+    data: decided.data,
+  });
+  if (decided.expected !== 'no_stream' && !result.expected.has(decided.streamId))
+    result.expected.set(decided.streamId, decided.expected);
+  result.refs.set(city.id, {
+    kind: 'City',
+    field: 'city_id',
+    cityId: null,
+    rate: city.rate,
+    currency: city.currency_name,
+  });
+  for (const column of context.spec.columns) {
+    const found = isRef(column) ? parties.get(column.field) : undefined;
+    if (!found || (column.field === 'agent_id' && input.type !== 'Direct')) continue;
+    const kind = REF_KIND[column.type as RefType];
+    result.refs.set(found.id, {
+      kind,
+      field: column.field,
+      cityId: kind === 'Product' || kind === 'Godown' ? null : city.id,
+    });
+  }
+  addAmount(context.totals, city.currency_name, decided.amount);
 }
 
 /** A city by its id or its name; a message naming the candidates when none or several match. */

@@ -6,6 +6,7 @@ import {
   godownInput,
   type ImportKind,
   productInput,
+  purchaseInput,
 } from '@bahi/contracts';
 import type { MasterKind } from '@bahi/domain';
 import type { z } from 'zod';
@@ -15,7 +16,11 @@ import type { z } from 'zod';
  * how its cells are read, and the rule and example the template shows. The row is then checked
  * with the kind's own request schema from @bahi/contracts, as POST /api/masters/<kind> checks it.
  */
-export type CellType = 'text' | 'amount' | 'rate' | 'date' | 'city';
+export type CellType = 'text' | 'amount' | 'rate' | 'quantity' | 'date' | 'city' | RefType;
+
+/** Columns that name a master the API takes by id: looked up by name (a party within the row's city). */
+export type RefType = 'funder' | 'agent' | 'collector' | 'product' | 'godown';
+export const REF_TYPES: readonly RefType[] = ['funder', 'agent', 'collector', 'product', 'godown'];
 
 export interface ImportColumn {
   header: string;
@@ -28,7 +33,8 @@ export interface ImportColumn {
 
 export interface ImportKindSpec {
   kind: ImportKind;
-  master: Exclude<MasterKind, 'User' | 'CustomFieldDefinition'>;
+  /** The master each row creates; null for a transaction kind (purchases), decided on its own streams. */
+  master: Exclude<MasterKind, 'User' | 'CustomFieldDefinition'> | null;
   /** The sheet an XLSX file keeps its rows on (and the template's first sheet). */
   sheet: string;
   /** One record, in the words of a message ("funder"). */
@@ -94,6 +100,101 @@ const party = (label: string): ImportColumn[] => [
     type: 'text',
     required: false,
     rule: 'Up to 500 characters.',
+    example: '',
+  },
+];
+
+/** A column naming a master by name (or id). */
+const ref = (
+  header: string,
+  field: string,
+  type: RefType,
+  required: boolean,
+  rule: string,
+  example: string,
+): ImportColumn => ({ header, field, type, required, rule, example });
+
+const purchaseColumns: ImportColumn[] = [
+  {
+    header: 'Type',
+    field: 'type',
+    type: 'text',
+    required: true,
+    rule: 'Godown (the goods go into a godown) or Direct (straight to an agent).',
+    example: 'Godown',
+  },
+  {
+    header: 'Purchase Date',
+    field: 'purchase_date',
+    type: 'date',
+    required: true,
+    rule: 'A date cell, or text as 2026-04-01 or 01/04/2026 (day first); not in a closed period.',
+    example: '2026-04-01',
+  },
+  city,
+  ref(
+    'Funder',
+    'funder_id',
+    'funder',
+    true,
+    'The name of a funder of that city (see the Masters sheet); two funders of the city with the name are refused with both.',
+    'Haji Rahim',
+  ),
+  ref('Product', 'product_id', 'product', true, 'The name of a product in Bahi.', 'Cumin'),
+  ref(
+    'Godown',
+    'godown_id',
+    'godown',
+    false,
+    'For a Godown purchase: the godown the goods go into.',
+    'Bhiwandi',
+  ),
+  ref(
+    'Agent',
+    'agent_id',
+    'agent',
+    false,
+    'For a Direct purchase: the agent of that city the goods go to; ignored for a Godown purchase.',
+    '',
+  ),
+  ref(
+    'Collector',
+    'collector_id',
+    'collector',
+    false,
+    'The collector of that city who paid; required when Paid Amount is more than 0.',
+    'Imran',
+  ),
+  {
+    header: 'Rate',
+    field: 'rate',
+    type: 'rate',
+    required: true,
+    rule: 'Price of one unit in the city’s currency, more than 0, up to 4 decimal places.',
+    example: '250.50',
+  },
+  {
+    header: 'Quantity',
+    field: 'quantity',
+    type: 'quantity',
+    required: true,
+    rule: 'More than 0, up to 4 decimal places.',
+    example: '100',
+  },
+  {
+    header: 'Paid Amount',
+    field: 'paid_amount',
+    type: 'amount',
+    required: false,
+    rule: 'Paid to the funder now, in the city’s currency, up to 2 decimal places; empty is 0.',
+    example: '5000',
+  },
+  {
+    header: 'Commission',
+    field: 'commission',
+    type: 'amount',
+    required: false,
+    rule: 'For a Direct purchase: the commission charged to the agent, up to 2 decimal places; empty is 0.',
     example: '',
   },
 ];
@@ -187,6 +288,16 @@ export const IMPORT_SPECS: Record<ImportKind, ImportKindSpec> = {
     input: productInput,
     balances: false,
     columns: [name('product', 'Cumin')],
+  },
+  purchases: {
+    kind: 'purchases',
+    master: null,
+    sheet: 'Purchases',
+    noun: 'purchase',
+    // The schema's output is the purchase as the API records it; its input is what a row gives.
+    input: purchaseInput as unknown as z.ZodType<Record<string, unknown>>,
+    balances: false,
+    columns: purchaseColumns,
   },
 };
 

@@ -6,15 +6,18 @@ import {
   type ImportPreview,
   importStreamId,
 } from '@bahi/contracts';
-import { masterStreamId } from '@bahi/domain';
+import { conflict } from '@bahi/domain';
 import { WrongExpectedVersionError } from '@bahi/event-store';
 import { waitForProjections } from '@bahi/read-db';
 import { appendToLog, HttpError, type LogEvent } from '@bahi/server-kit';
+import type { SqlQueryable } from '@bahi/sql-client';
+import { closedUpTo } from '../books-close.ts';
 import type { CommandDeps } from '../deps.ts';
 import type { RequestMeta } from '../execute.ts';
-import { requireActive } from '../handlers/look-ups.ts';
-import { type CheckResult, type CityLookup, checkSheet } from './check.ts';
+import { writeScopes } from '../write-scope.ts';
+import { type CheckResult, type CityLookup, checkSheet, emptyCheck } from './check.ts';
 import { IMPORT_SPECS } from './columns.ts';
+import { purchaseBooksEffect, purchaseFacts, purchaseMasters, requireRefs } from './purchase-books.ts';
 import { isZip, type ReadResult, readCsv, readXlsx } from './read-file.ts';
 import {
   committedWithSha,
@@ -56,23 +59,36 @@ async function readFile(
   return { format: 'csv', read: readCsv(bytes) };
 }
 
-async function check(deps: CommandDeps, kind: ImportKind, bytes: Buffer, fileName: string) {
+/**
+ * The file read and every row checked against the books as they stand. `closedUpTo`: given by
+ * the commit, the close as it read it under the books' lock (the commit needs no effect on the
+ * accounts, so it does not wait for the journal); the preview reads it without one, as a dry run.
+ */
+async function check(
+  deps: CommandDeps,
+  kind: ImportKind,
+  bytes: Buffer,
+  fileName: string,
+  closedUpTo?: string | null,
+) {
   const spec = IMPORT_SPECS[kind];
   const { format, read } = await readFile(bytes, fileName, spec.sheet);
-  const checked: CheckResult = read.ok
-    ? checkSheet(read.sheet, spec, await currentCities(deps))
-    : { columns: [], fileErrors: [], rows: [], records: [], effect: null, cityIds: new Set() };
-  if (!read.ok)
-    checked.fileErrors.push({
-      cell: null,
-      column: null,
-      row: 0,
-      field: null,
-      header: null,
-      msg: read.message,
-    });
+  let checked: CheckResult = emptyCheck();
+  if (read.ok && spec.master)
+    checked = await checkSheet(read.sheet, spec, { cities: await currentCities(deps) });
+  else if (read.ok) {
+    const facts = await purchaseFacts(deps, closedUpTo);
+    if (typeof facts === 'string') checked.fileErrors.push(fileError(facts));
+    else {
+      checked = await checkSheet(read.sheet, spec, await purchaseMasters(deps), facts);
+      if (checked.effect && closedUpTo === undefined) await purchaseBooksEffect(deps, checked);
+    }
+  }
+  if (!read.ok) checked.fileErrors.push(fileError(read.message));
   return { format, checked };
 }
+
+const fileError = (msg: string) => ({ cell: null, column: null, row: 0, field: null, header: null, msg });
 
 const toPreview = (
   kind: ImportKind,
@@ -148,8 +164,11 @@ async function userName(deps: CommandDeps, id: string | null) {
 
 async function describe(deps: CommandDeps, upload: StoredUpload): Promise<ImportPreview> {
   const committed = upload.committed_at !== null;
+  const { effect } = upload.preview;
   return {
     ...upload.preview,
+    // Previews stored before transactions could be imported have no accounts or stock.
+    effect: effect ? { ...effect, accounts: effect.accounts ?? [], stock: effect.stock ?? [] } : null,
     id: upload.id,
     status: committed ? 'committed' : upload.preview.status,
     created_at: upload.created_at,
@@ -201,10 +220,16 @@ export async function commitImport(
       'Importing needs the Postgres event store (one transaction for the whole file); this server runs on EventStoreDB.',
     );
   const kind = upload.kind as ImportKind;
-  const { checked } = await check(deps, kind, upload.content, upload.file_name);
-  // Each city a row names must still exist, read from its stream under a shared lock held until
-  // the request ends, as POST /api/masters/funders reads it: a delete of it waits for this commit.
-  for (const cityId of checked.cityIds) await requireActive(deps, 'City', cityId, 'city_id');
+  // A transaction kind reads the close under the books' shared lock, held until the request
+  // ends, as every dated write does: a close waits for this commit, or went first and refuses it.
+  const closed = IMPORT_SPECS[kind].master
+    ? undefined
+    : await closedUpTo(deps.eventStore, writeScopes.getStore());
+  const { checked } = await check(deps, kind, upload.content, upload.file_name, closed);
+  // Each master a row names must still exist (and a party be of the row's city), read from its
+  // stream under a shared lock held until the request ends, as the API's handlers read it: a
+  // delete of it waits for this commit.
+  await requireRefs(deps, checked);
   const preview = toPreview(kind, upload.file_name, upload.sha256, upload.format, checked);
   if (preview.status !== 'valid') {
     const errors = [...preview.file_errors, ...preview.rows.flatMap((r) => r.errors)].slice(0, 50);
@@ -222,7 +247,6 @@ export async function commitImport(
     importFile: upload.file_name,
   };
   let events = 0;
-  const spec = IMPORT_SPECS[kind];
   const position = await deps.sql.transaction(async (tx) => {
     // The file's own stream first: a second commit of the same bytes stops here, before any row.
     try {
@@ -250,19 +274,8 @@ export async function commitImport(
         throw alreadyImported(upload.file_name, 'an earlier commit');
       throw error;
     }
-    let last = 0n;
-    for (const record of checked.records) {
-      const toAppend: LogEvent[] = record.events.map((event) => ({ ...event, metadata }));
-      const result = await appendToLog(
-        deps.eventStore,
-        masterStreamId(spec.master, record.id),
-        toAppend,
-        'no_stream',
-        { via: tx },
-      );
-      events += toAppend.length;
-      last = result.position;
-    }
+    const { last, appended } = await appendRecords(deps, tx, checked, metadata);
+    events = appended;
     await markCommitted(tx, upload.id, meta.userId, last.toString(), events + 1);
     return last;
   });
@@ -272,4 +285,46 @@ export async function commitImport(
     records: checked.records.length,
     events: events + 1,
   };
+}
+
+/** Events per append: a godown's stream takes a file's rows in a few appends, not one per row. */
+const CHUNK = 1_000;
+
+/**
+ * Every record's events appended on the commit's transaction, stream by stream in the file's
+ * order, each stream at the version the check read it at: a write another request made to one
+ * of them since answers 409 and the whole transaction is rolled back.
+ */
+async function appendRecords(
+  deps: CommandDeps,
+  tx: SqlQueryable,
+  checked: CheckResult,
+  metadata: NonNullable<LogEvent['metadata']>,
+): Promise<{ last: bigint; appended: number }> {
+  const byStream = new Map<string, LogEvent[]>();
+  for (const record of checked.records) {
+    const list = byStream.get(record.streamId) ?? [];
+    for (const event of record.events) list.push({ ...event, metadata });
+    byStream.set(record.streamId, list);
+  }
+  let last = 0n;
+  let appended = 0;
+  for (const [streamId, list] of byStream) {
+    let expected: bigint | 'no_stream' = checked.expected.get(streamId) ?? 'no_stream';
+    for (let i = 0; i < list.length; i += CHUNK) {
+      const chunk = list.slice(i, i + CHUNK);
+      try {
+        const result = await appendToLog(deps.eventStore, streamId, chunk, expected, { via: tx });
+        expected = result.nextExpectedVersion;
+        last = result.position;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        throw conflict(
+          'Someone recorded something on a godown this file records on while it was being committed. Nothing was imported: commit it again.',
+        );
+      }
+      appended += chunk.length;
+    }
+  }
+  return { last, appended };
 }

@@ -1,6 +1,6 @@
 import type { ImportKind } from '@bahi/contracts';
 import ExcelJS from 'exceljs';
-import type { CityLookup } from './check.ts';
+import type { CityLookup, MasterLookups } from './check.ts';
 import { IMPORT_SPECS } from './columns.ts';
 
 /**
@@ -9,7 +9,11 @@ import { IMPORT_SPECS } from './columns.ts';
  * example), an Example sheet (the header and one filled row) and, for kinds that name a city, a
  * Cities sheet of the cities in Bahi now, for looking names up.
  */
-export async function xlsxTemplate(kind: ImportKind, cities: readonly CityLookup[]): Promise<Buffer> {
+export async function xlsxTemplate(
+  kind: ImportKind,
+  cities: readonly CityLookup[],
+  masters?: MasterLookups,
+): Promise<Buffer> {
   const spec = IMPORT_SPECS[kind];
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Bahi';
@@ -59,6 +63,28 @@ export async function xlsxTemplate(kind: ImportKind, cities: readonly CityLookup
     look.getRow(1).font = { bold: true };
     for (const c of [...cities].sort((a, b) => a.name.localeCompare(b.name)))
       look.addRow([c.name, c.currency_name, c.id]);
+  }
+  if (masters?.refs) {
+    // Purchases: every funder, agent, collector, product and godown a row may name, with its city.
+    const look = workbook.addWorksheet('Masters');
+    look.columns = [
+      { header: 'Kind', width: 12 },
+      { header: 'Name', width: 28 },
+      { header: 'City', width: 20 },
+      { header: 'Id', width: 40 },
+    ];
+    look.getRow(1).font = { bold: true };
+    const cityName = new Map(cities.map((c) => [c.id, c.name]));
+    for (const [type, index] of Object.entries(masters.refs)) {
+      const rows = [...(index?.byId.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+      for (const r of rows)
+        look.addRow([
+          type[0]!.toUpperCase() + type.slice(1),
+          r.name,
+          r.city_id ? (cityName.get(r.city_id) ?? '') : '',
+          r.id,
+        ]);
+    }
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -46,6 +46,8 @@ const preview = (over: Partial<ImportPreview>): ImportPreview => ({
       { currency: 'AFN', records: 1, opening_balance: '100000.00' },
       { currency: 'INR', records: 1, opening_balance: '50.00' },
     ],
+    accounts: [],
+    stock: [],
   },
   committed: null,
   ...over,

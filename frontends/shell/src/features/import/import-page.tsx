@@ -26,6 +26,7 @@ import {
 import { useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { downloadTemplate, importQuery, useCommitImport, useUploadImport } from './api.ts';
+import { BooksEffect } from './books-effect.tsx';
 
 const KIND_LABELS: Record<ImportKind, string> = {
   funders: 'Funders',
@@ -34,6 +35,7 @@ const KIND_LABELS: Record<ImportKind, string> = {
   agents: 'Agents',
   collectors: 'Collectors',
   godowns: 'Godowns',
+  purchases: 'Purchases',
 };
 const PAGE_SIZES = [25, 50, 100];
 /** "1 funder", "2 funders", "1 city". */
@@ -47,7 +49,8 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalL,
     alignItems: 'start',
   },
-  form: { display: 'grid', gap: tokens.spacingVerticalM },
+  // One column no wider than the panel: a wide table (12 purchase columns) scrolls inside it.
+  form: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'minmax(0, 1fr)' },
   buttons: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   summary: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   muted: { color: tokens.colorNeutralForeground3 },
@@ -127,8 +130,8 @@ function Import() {
   return (
     <Page title="Import">
       <Text>
-        Bring masters in from Excel or CSV. Every row is checked as if it were typed in, and nothing is saved
-        until you commit; then the whole file is saved at once, or nothing is.
+        Bring masters and past purchases in from Excel or CSV. Every row is checked as if it were typed in,
+        and nothing is saved until you commit; then the whole file is saved at once, or nothing is.
       </Text>
       <div className={styles.steps}>
         <Panel title="1. Template" className={styles.form}>
@@ -155,7 +158,9 @@ function Import() {
             The Excel template has the columns, a Rules sheet, an Example sheet
             {kind === 'cities' || kind === 'products' || kind === 'godowns'
               ? ''
-              : ' and the cities in Bahi to look names up'}
+              : kind === 'purchases'
+                ? ' and the cities, funders, agents, collectors, products and godowns in Bahi to look names up'
+                : ' and the cities in Bahi to look names up'}
             .
           </Text>
           <div className={styles.buttons}>
@@ -318,7 +323,9 @@ function PreviewPanel(props: {
           </ul>
         </div>
       ) : null}
-      {p.effect?.totals.length ? (
+      {p.effect && p.kind === 'purchases' ? (
+        <BooksEffect effect={p.effect} fileName={p.file_name} />
+      ) : p.effect?.totals.length ? (
         <section className={styles.totals} aria-label="Effect on the books">
           <Text weight="semibold">Opening balances this import sets</Text>
           {p.effect.totals.map((t) => (
@@ -373,7 +380,9 @@ function PreviewPanel(props: {
             Imported {count(p.rows_total, p.kind)} from {p.file_name} by{' '}
             {p.committed.by?.name ?? 'System/Deleted User'} on {formatDateTime(p.committed.at)}.
           </Text>{' '}
-          <Link to={`/masters/${p.kind}`}>Open {KIND_LABELS[p.kind]}</Link>
+          <Link to={p.kind === 'purchases' ? '/transactions/purchases' : `/masters/${p.kind}`}>
+            Open {KIND_LABELS[p.kind]}
+          </Link>
         </div>
       ) : (
         <div className={styles.buttons}>

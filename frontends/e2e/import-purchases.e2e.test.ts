@@ -1,0 +1,148 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
+import { openSignedIn } from './browser.ts';
+
+/**
+ * Settings > Import with the purchases kind (issue #31) in Chromium: a file of purchases naming
+ * the masters by name uploaded, a wrong row flagged on its cell; fixed, the preview shows each
+ * account before and after and the stock moved (the figures the API's preview has); committed,
+ * the funder's ledger shows the balance the preview promised.
+ */
+const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
+const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
+const HEADER = [
+  'Type',
+  'Purchase Date',
+  'City',
+  'Funder',
+  'Product',
+  'Godown',
+  'Agent',
+  'Collector',
+  'Rate',
+  'Quantity',
+];
+
+let app: TestApp;
+let browser: Awaited<ReturnType<typeof openSignedIn>>;
+let page: Page;
+let dir: string;
+const ids: Record<string, string> = {};
+
+async function api(method: string, path: string, body?: unknown) {
+  const r = await app.call(method, path, body);
+  expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+  return r.body;
+}
+
+async function file(rows: ExcelJS.CellValue[][]): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('Purchases');
+  sheet.addRow(HEADER);
+  for (const row of rows) sheet.addRow(row);
+  const path = join(dir, `purchases-${Date.now()}.xlsx`);
+  await writeFile(path, Buffer.from(await wb.xlsx.writeBuffer()));
+  return path;
+}
+
+async function shots(name: string) {
+  for (const theme of ['dark', 'light'] as const) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
+      await page.getByRole('region', { name: 'Preview' }).scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(SHOTS, `import-purchases-${name}-${width}-${theme}.png`),
+        fullPage: true,
+      });
+    }
+    await page.getByRole('switch', { name: 'Dark mode' }).click();
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  dir = await mkdtemp(join(tmpdir(), 'bahi-import-purchases-'));
+  app = await openTestApp({ env: () => ({ BAHI_FRONTENDS_DIR: FRONTENDS }) });
+  ids.Kabul = (
+    await api('POST', '/masters/cities', { name: 'Kabul', currency_name: 'AFN', rate: '1.25' })
+  ).id;
+  ids.Cumin = (await api('POST', '/masters/products', { name: 'Cumin' })).id;
+  ids.Bhiwandi = (await api('POST', '/masters/godowns', { name: 'Bhiwandi' })).id;
+  ids.Rahim = (
+    await api('POST', '/masters/funders', { name: 'Haji Rahim', city_id: ids.Kabul, opening_balance: '500' })
+  ).id;
+  await api('POST', '/masters/agents', { name: 'Bilal', city_id: ids.Kabul });
+  await app.syncToHead();
+  browser = await openSignedIn(app);
+  page = browser.page;
+  await page.setViewportSize({ width: 1366, height: 900 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('importing purchases in Chromium', () => {
+  it('flags a wrong row, previews the accounts and stock of the fixed file, and commits it', async () => {
+    await page.goto(`${app.bahi.url}/settings/import`);
+    await page.getByRole('heading', { name: 'Import', exact: true }).waitFor();
+    await page.getByLabel('What to import').selectOption({ label: 'Purchases' });
+    const good: ExcelJS.CellValue[][] = [
+      ['Godown', '01/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', 'Bhiwandi', null, null, '100.50', '10'],
+      ['Direct', '02/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', null, 'Bilal', null, '20', '5'],
+    ];
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles(
+        await file([
+          ...good,
+          ['Godown', '03/04/2026', 'Kabul', 'Nobody', 'Cumin', 'Bhiwandi', null, null, '1', '1'],
+        ]),
+      );
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByText('3 rows: 2 ready, 1 wrong').waitFor();
+    await preview.getByRole('switch', { name: 'Only wrong rows' }).click();
+    const note = preview.getByRole('note');
+    await expect.poll(() => note.count()).toBe(1);
+    expect(await note.textContent()).toMatch(/^D4: No funder of Kabul is named "Nobody"/);
+    expect(await preview.getByRole('button', { name: /^Commit/ }).isDisabled()).toBe(true);
+
+    await page.locator('input[type="file"]').setInputFiles(await file(good));
+    await preview.getByText('2 rows: 2 ready, 0 wrong').waitFor();
+    const id = new URL(page.url()).searchParams.get('id')!;
+    const byApi = (await api('GET', `/imports/${id}`)).effect;
+    const rahim = byApi.accounts.find((l: { name: string }) => l.name === 'Haji Rahim');
+    // 100.50 x 10 + 20 x 5 = 1,105.00 AFN on top of the 500.00 opening balance.
+    expect(rahim).toMatchObject({ before: '500.00', after: '1605.00' });
+    const effect = preview.getByRole('region', { name: 'Effect on the books' });
+    await effect.getByText('AFN: 2 purchases, 1,105.00 in all').waitFor();
+    const accounts = effect.getByRole('table', { name: 'Accounts before and after' });
+    const row = accounts.getByRole('row').filter({ hasText: 'Haji Rahim' });
+    await row.getByText('500.00', { exact: true }).waitFor();
+    await row.getByText('1,605.00', { exact: true }).waitFor();
+    const stock = effect
+      .getByRole('table', { name: 'Stock moved' })
+      .getByRole('row')
+      .filter({ hasText: 'Bhiwandi' });
+    await stock.getByText('10.0000', { exact: true }).first().waitFor();
+    await shots('valid');
+
+    await preview.getByRole('button', { name: 'Commit 2 purchases' }).click();
+    await preview
+      .getByRole('status')
+      .getByText(/^Imported 2 purchases from purchases-\d+\.xlsx by /)
+      .waitFor();
+    await app.syncToHead();
+    const ledger = await api('GET', `/reports/ledger/Funder/${ids.Rahim}`);
+    expect(ledger.closingBalance).toBe('1605.00');
+  }, 180_000);
+});
