@@ -11,17 +11,12 @@ import { isoDay, useProducts } from '@bahi/ui/screen';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import { blankCustomFields, customFieldDefaults } from './custom-field-inputs.tsx';
+import { RECORDS, type RecordKind } from './records.ts';
 import { type CustomFieldValue, save, useTransactionWrite } from './transaction-api.ts';
 
 /** A record's request schema (purchaseInput or saleInput from @bahi/contracts). */
 type RecordSchema = Parameters<typeof useSchemaForm>[0];
 type RecordForm<S extends RecordSchema> = ReturnType<typeof useSchemaForm<S>>;
-
-/** Where each kind of record is written, and its business date's field (sent as a full ISO timestamp). */
-const RECORDS = {
-  Purchase: { path: '/transactions/purchases', dateField: 'purchase_date' },
-  Sale: { path: '/transactions/sales', dateField: 'sale_date' },
-} as const;
 
 /** What a purchase and a sale row have alike, that their forms start from. */
 interface RecordValues {
@@ -66,7 +61,7 @@ export const blankRecord = (customFields: Record<string, unknown> | undefined) =
  * next entry from what the saved one keeps), each with its snackbar.
  */
 export function useRecordForm<S extends RecordSchema>(props: {
-  kind: keyof typeof RECORDS;
+  kind: RecordKind;
   schema: S;
   /** The record edited; null for a new one. */
   id: string | null;

@@ -8,7 +8,7 @@ import { AdjustsField } from '../../shared/adjusts-field.tsx';
 import { CustomFieldInputs } from '../../shared/custom-field-inputs.tsx';
 import { ProductField } from '../../shared/product-field.tsx';
 import { blankRecord, RecordFormDialog, recordDefaults, useRecordForm } from '../../shared/record-form.tsx';
-import type { AdjustsRef } from '../../shared/record-list-page.tsx';
+import type { RecordFormProps } from '../../shared/record-list-page.tsx';
 import type { Purchase } from './api.ts';
 
 /**
@@ -16,16 +16,8 @@ import type { Purchase } from './api.ts';
  * edit); funder, collector and agent of the chosen city, cleared when the city changes; the paid
  * amount through a collector; commission for Direct; the custom fields that apply to purchases.
  */
-export function PurchaseFormDialog(props: {
-  purchase: Purchase | null;
-  /** 'Duplicate as new': a new purchase that starts from this one's values. */
-  template?: Purchase | null;
-  /** A new purchase that adjusts this record of the closed period (issue #30). */
-  adjusts?: AdjustsRef | undefined;
-  cityId: string;
-  onClose(): void;
-}) {
-  const { purchase: p } = props;
+export function PurchaseFormDialog(props: RecordFormProps<Purchase>) {
+  const { record: p } = props;
   const t = p ?? props.template ?? null;
   const cities = useCities();
   const record = useRecordForm({

@@ -8,7 +8,7 @@ import { AdjustsField } from '../../shared/adjusts-field.tsx';
 import { CustomFieldInputs } from '../../shared/custom-field-inputs.tsx';
 import { ProductField } from '../../shared/product-field.tsx';
 import { blankRecord, RecordFormDialog, recordDefaults, useRecordForm } from '../../shared/record-form.tsx';
-import type { AdjustsRef } from '../../shared/record-list-page.tsx';
+import type { RecordFormProps } from '../../shared/record-list-page.tsx';
 import { averageRateQuery, type Sale } from './api.ts';
 import { profitPreview } from './profit.ts';
 
@@ -33,16 +33,8 @@ const agentLabel = (agent: Party) => `${agent.name} (${agent.city?.name ?? 'no c
  * godown, rate, quantity, clearing charge and the custom fields of sales; the average purchase
  * rate of the product in the godown and the profit preview.
  */
-export function SaleFormDialog(props: {
-  sale: Sale | null;
-  /** 'Duplicate as new': a new sale that starts from this one's values. */
-  template?: Sale | null;
-  /** A new sale that adjusts this record of the closed period (issue #30). */
-  adjusts?: AdjustsRef | undefined;
-  cityId: string;
-  onClose(): void;
-}) {
-  const { sale: s } = props;
+export function SaleFormDialog(props: RecordFormProps<Sale>) {
+  const { record: s } = props;
   const t = s ?? props.template ?? null;
   const styles = useStyles();
   const cities = useCities();
