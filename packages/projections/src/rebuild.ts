@@ -214,6 +214,30 @@ async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise
   return rows;
 }
 
+/** What one rebuild's steps share. */
+interface Run {
+  id: string;
+  options: RebuildOptions;
+  eventStore: EventStore;
+  readDb: ReadDb;
+  chosen: Projection[];
+  swap: boolean;
+  /**
+   * On PGlite the rebuild shares the one connection with every read and write: it goes in
+   * short turns (yieldingApply) and reads the log in smaller pages.
+   */
+  yielding: boolean;
+  batchSize: number;
+  shadow: string;
+  retired: string;
+  /** The live read models' schema. */
+  live: string;
+  /** Events an operator quarantined, per projection (quarantine.ts): left out as the live side did. */
+  quarantined: Awaited<ReturnType<typeof loadQuarantined>>;
+  /** Events every lane has applied. */
+  events: number;
+}
+
 /**
  * Rebuilds read models from the log into a shadow schema while the live ones keep serving,
  * compares them (row counts, checksums, per-account balances) and, unless asked only to
@@ -225,205 +249,46 @@ async function balanceDifferences(tx: Tx, live: string, shadow: string): Promise
  * and the shadow ones in, all in one transaction: readers see the old tables or the new ones.
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildReport> {
-  const { eventStore, readDb, liveWaitMs = 5000, onProgress } = options;
-  // On PGlite the rebuild shares the one connection with every read and write: it goes in
-  // short turns (yieldingApply) and reads the log in smaller pages.
+  const { eventStore, readDb } = options;
   const yielding = sharesOneConnection(readDb);
   const batchSize = options.batchSize ?? (yielding ? 1000 : 5000);
   const chosen = resolveProjections(options.names, options.projections ?? allProjections);
   const swap = options.swap ?? true;
-  let lock = options.claimed?.lock;
-  let id = options.claimed?.id;
-  if (!id) {
-    await recoverInterruptedRebuilds(readDb);
-    lock = await takeRebuildLock(readDb);
-    if (!lock) throw new RebuildRefused('Another rebuild is already asked for or running.');
-    try {
-      id = await requestRebuild(
-        readDb,
-        {
-          names: chosen.map((p) => p.name),
-          swap,
-          requestedBy: options.requestedBy ?? 'cli',
-          status: 'running',
-        },
-        options.projections ?? allProjections,
-      );
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
-  }
-  const rebuildId: string = id;
-  const { shadow, retired } = rebuildSchemas(rebuildId);
+  const { id, lock } = options.claimed?.id ? options.claimed : await startRebuild(options, chosen, swap);
+  const { shadow, retired } = rebuildSchemas(id);
   const startedAt = new Date().toISOString();
-  let live = '';
-  let events = 0;
-
-  const progress = async (position: bigint, target: bigint) => {
-    await readDb
-      .updateTable('projection_rebuilds')
-      .set({ position, target, updated_at: new Date() })
-      .where('id', '=', rebuildId)
-      .execute();
-    onProgress?.({ position, target, events });
+  // The live schema and the quarantined events are looked up once the rebuild's row is recorded
+  // (a failure then marks it failed).
+  const run: Run = {
+    id,
+    options,
+    eventStore,
+    readDb,
+    chosen,
+    swap,
+    yielding,
+    batchSize,
+    shadow,
+    retired,
+    live: '',
+    quarantined: new Map(),
+    events: 0,
   };
-
-  let quarantined: Awaited<ReturnType<typeof loadQuarantined>> = new Map();
   try {
     const { rows: current } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(
       readDb,
     );
-    live = current[0]!.schema;
-    // Events an operator quarantined, per projection (quarantine.ts): left out as the live side did.
-    quarantined = await loadQuarantined(eventStore);
-    await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
-    await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
-    // On PGlite each migration in a transaction of its own, the event loop let go between them
-    // (together they held the one connection for seconds); a shadow left half made is dropped.
-    const steps = Object.keys(migrations).sort();
-    for (const batch of yielding ? steps.map((name) => [name]) : [steps]) {
-      await readDb.transaction().execute(async (tx) => {
-        await useSchema(tx, shadow);
-        for (const name of batch) await migrations[name]!.up(tx as never);
-      });
-      if (yielding) await new Promise((resolve) => setImmediate(resolve));
-    }
-
-    // Indexes that only queries use are built once at the end: kept up to date row by row
-    // while millions of rows arrive, they cost the rebuild most of its Postgres time.
-    // (On PGlite they stay: each index built at the end would hold the one connection for as
-    // long as its sort takes, while the row by row upkeep is spread over the short turns.)
-    const deferred = yielding ? [] : await dropDeferrableIndexes(readDb, shadow, chosen);
-    const turns = yielding ? yieldingApply() : undefined;
-
-    // Catch up from the start of the log, every chosen projection on each batch read once.
-    let position = 0n;
-    let target = await eventStore.headPosition();
-    await progress(position, target);
-    // Each batch is read once; the projections apply it side by side, each in its own short
-    // transaction (on Postgres they run in parallel backends; PGlite takes them in turn), while
-    // the next batch is read.
-    const read = (after: bigint) => {
-      const page = eventStore.readAll(after, batchSize);
-      page.catch(() => {}); // awaited below; never an unhandled rejection if we stop first
-      return page;
-    };
-    // Each projection applies the batches in order in a lane of its own, so a slow projection
-    // holds back only itself; the log is read at most AHEAD batches in front of the slowest.
-    const lanes: Promise<unknown>[] = chosen.map(() => Promise.resolve());
-    const window: Array<{ done: Promise<unknown>; last: bigint; size: number }> = [];
-    const settle = async () => {
-      const oldest = window.shift()!;
-      try {
-        await oldest.done;
-      } catch (error) {
-        await Promise.allSettled(lanes); // nothing of the shadow is still being written
-        throw error;
-      }
-      position = oldest.last;
-      events += oldest.size;
-      await progress(position, target);
-    };
-    let readAt = position;
-    let next = read(readAt);
-    for (;;) {
-      const batch = await next;
-      if (batch.length === 0) break;
-      readAt = batch.at(-1)!.position;
-      const done = Promise.all(
-        chosen.map((projection, i) => {
-          lanes[i] = lanes[i]!.then(() =>
-            turns
-              ? turns(projection, batch, (tx, slice) => applyOrExplain(projection, tx, slice, quarantined))
-              : readDb.transaction().execute(async (tx) => {
-                  await useSchema(tx, shadow);
-                  // The shadow is rebuilt from scratch if anything stops it: its commits need not
-                  // wait for the disk (a crash loses at most the last ones; the swap commits durably).
-                  await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-                  await applyOrExplain(projection, tx, batch, quarantined);
-                }),
-          );
-          return lanes[i];
-        }),
-      );
-      done.catch(() => {}); // awaited by settle
-      window.push({ done, last: readAt, size: batch.length });
-      let stop = false;
-      if (readAt >= target) {
-        const head = await eventStore.headPosition();
-        if (head - readAt < BigInt(batchSize)) stop = true;
-        else target = head;
-      }
-      if (stop) break;
-      next = read(readAt);
-      while (window.length > AHEAD) await settle();
-    }
-    // Each projection, once its lane has applied the last batch: its deferred indexes (each a
-    // sort of its table) and VACUUM (ANALYZE) of its tables (fresh tables have no planner
-    // statistics and no visibility map), while the slower lanes go on; then, once every lane is
-    // through, the comparison and swap under its checkpoint's lock. At most two such steps at a
-    // time.
-    const caughtUp = readAt;
-    const heavy = limiter(2);
-    const tails = chosen.map((projection, i) =>
-      lanes[i]!.then(async () => {
-        options.onProjectionStep?.(projection.name, 'replayed');
-        // A projection's indexes side by side (the journal, last to finish, has the big ones).
-        await Promise.all(
-          deferred
-            .filter((d) => projection.tables.includes(d.table))
-            .map((index) =>
-              heavy(() =>
-                readDb.transaction().execute(async (tx) => {
-                  await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
-                  await sql.raw(index.definition).execute(tx);
-                }),
-              ),
-            ),
-        );
-        options.onProjectionStep?.(projection.name, 'indexed');
-        // VACUUM cannot run inside a transaction: each table on its own.
-        await Promise.all(
-          projection.tables.map((table) =>
-            heavy(() =>
-              // On PGlite, ANALYZE alone: it samples the table, where VACUUM reads all of it
-              // while the one connection waits (the visibility map can come later).
-              yielding
-                ? sql`ANALYZE ${ident(shadow)}.${ident(table)}`.execute(readDb)
-                : sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb),
-            ),
-          ),
-        );
-        options.onProjectionStep?.(projection.name, 'vacuumed');
-        // Nothing is swapped unless every projection has replayed the whole log.
-        await Promise.all(lanes);
-        const comparison = await heavy(() => finish(projection, caughtUp));
-        options.onProjectionStep?.(projection.name, 'compared');
-        return comparison;
-      }),
-    );
-    for (const tail of tails) tail.catch(() => {}); // settled below
-    try {
-      while (window.length > 0) await settle();
-    } catch (error) {
-      await Promise.allSettled(tails);
-      throw error;
-    }
-    await progress(position, position);
-    options.onStep?.('replayed');
-    const settled = await Promise.allSettled(tails);
-    const failed = settled.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    const comparisons = settled.map((r) => (r as PromiseFulfilledResult<ProjectionComparison>).value);
-    options.onStep?.('compared and swapped');
+    run.live = current[0]!.schema;
+    run.quarantined = await loadQuarantined(eventStore);
+    await createShadow(run);
+    const comparisons = await replayCompareAndSwap(run);
     // Done means cleaned up: whoever reads the row as done finds no shadow left.
-    await dropSchemas();
+    await dropSchemas(run);
     const report: RebuildReport = {
       id,
       projections: chosen.map((p) => p.name),
       swap,
-      events,
+      events: run.events,
       identical: comparisons.every((c) => c.identical),
       comparisons,
       startedAt,
@@ -444,117 +309,368 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       .catch(() => {});
     throw error;
   } finally {
-    await dropSchemas().catch(() => {});
-    await lock!.release();
+    await dropSchemas(run).catch(() => {});
+    await lock.release();
   }
+}
 
-  /**
-   * PGlite: one turn at a time over every projection, each a transaction sized to take about
-   * TURN_MS (its size follows how long the last one took), then the event loop is let go, so
-   * the reads and writes that queued for the connection meanwhile run before the next turn.
-   */
-  function yieldingApply() {
-    const one = limiter(1);
-    const sizes = new Map<string, number>();
-    return async (
-      projection: Projection,
-      batch: RecordedEvent[],
-      apply: (tx: Tx, slice: RecordedEvent[]) => Promise<void>,
-    ) => {
-      for (let from = 0; from < batch.length; ) {
-        const size = sizes.get(projection.name) ?? 100;
-        const slice = batch.slice(from, from + size);
-        const took = await one(async () => {
-          const t0 = performance.now();
-          await readDb.transaction().execute(async (tx) => {
-            await useSchema(tx, shadow);
-            await sql`SET LOCAL synchronous_commit = off`.execute(tx);
-            await apply(tx, slice);
-          });
-          const ms = performance.now() - t0;
-          await new Promise((resolve) => setImmediate(resolve));
-          return ms;
-        });
-        from += slice.length;
-        const scaled = Math.round((size * TURN_MS) / Math.max(took, 1));
-        sizes.set(projection.name, Math.max(10, Math.min(batchSize, scaled, size * 2)));
-      }
-    };
+/** A rebuild nobody claimed for it (the CLI's): its lock taken, its row recorded as running. */
+async function startRebuild(
+  options: RebuildOptions,
+  chosen: readonly Projection[],
+  swap: boolean,
+): Promise<{ id: string; lock: RebuildLock }> {
+  const { readDb } = options;
+  await recoverInterruptedRebuilds(readDb);
+  const lock = await takeRebuildLock(readDb);
+  if (!lock) throw new RebuildRefused('Another rebuild is already asked for or running.');
+  try {
+    const id = await requestRebuild(
+      readDb,
+      {
+        names: chosen.map((p) => p.name),
+        swap,
+        requestedBy: options.requestedBy ?? 'cli',
+        status: 'running',
+      },
+      options.projections ?? allProjections,
+    );
+    return { id, lock };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
+}
 
-  async function dropSchemas() {
-    await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb);
-    await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb);
+/** The shadow (and retired) schema, with every migration's tables in the shadow one. */
+async function createShadow({ readDb, shadow, retired, yielding }: Run) {
+  await sql`CREATE SCHEMA ${ident(shadow)}`.execute(readDb);
+  await sql`CREATE SCHEMA ${ident(retired)}`.execute(readDb);
+  // On PGlite each migration in a transaction of its own, the event loop let go between them
+  // (together they held the one connection for seconds); a shadow left half made is dropped.
+  const steps = Object.keys(migrations).sort();
+  for (const batch of yielding ? steps.map((name) => [name]) : [steps]) {
+    await readDb.transaction().execute(async (tx) => {
+      await useSchema(tx, shadow);
+      for (const name of batch) await migrations[name]!.up(tx as never);
+    });
+    if (yielding) await new Promise((resolve) => setImmediate(resolve));
   }
+}
 
-  async function finish(projection: Projection, caughtUp: bigint): Promise<ProjectionComparison> {
-    let shadowAt = caughtUp;
-    await readDb
-      .insertInto('projection_checkpoints')
-      .values({ name: projection.name, position: 0n })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    for (let attempt = 0; ; attempt++) {
-      // Bring the shadow close to the head outside any lock, then read what is left.
+async function dropSchemas({ readDb, shadow, retired }: Run) {
+  await sql`DROP SCHEMA IF EXISTS ${ident(shadow)} CASCADE`.execute(readDb);
+  await sql`DROP SCHEMA IF EXISTS ${ident(retired)} CASCADE`.execute(readDb);
+}
+
+/** Records how far the replay is (the rebuild's row) and tells the caller. */
+async function progress(run: Run, position: bigint, target: bigint) {
+  await run.readDb
+    .updateTable('projection_rebuilds')
+    .set({ position, target, updated_at: new Date() })
+    .where('id', '=', run.id)
+    .execute();
+  run.options.onProgress?.({ position, target, events: run.events });
+}
+
+/**
+ * The replay, then each projection's indexes, vacuum, comparison and swap; answers the
+ * comparisons once every projection is through (or throws the first failure).
+ */
+async function replayCompareAndSwap(run: Run): Promise<ProjectionComparison[]> {
+  // Indexes that only queries use are built once at the end: kept up to date row by row
+  // while millions of rows arrive, they cost the rebuild most of its Postgres time.
+  // (On PGlite they stay: each index built at the end would hold the one connection for as
+  // long as its sort takes, while the row by row upkeep is spread over the short turns.)
+  const deferred = run.yielding ? [] : await dropDeferrableIndexes(run.readDb, run.shadow, run.chosen);
+  // Catch up from the start of the log, every chosen projection on each batch read once.
+  const replay: Replay = {
+    lanes: run.chosen.map(() => Promise.resolve()),
+    window: [],
+    position: 0n,
+    target: await run.eventStore.headPosition(),
+  };
+  await progress(run, replay.position, replay.target);
+  const caughtUp = await replayLog(run, replay);
+  const tails = afterReplay(run, replay, deferred, caughtUp);
+  for (const tail of tails) tail.catch(() => {}); // settled below
+  try {
+    while (replay.window.length > 0) await settleOldest(run, replay);
+  } catch (error) {
+    await Promise.allSettled(tails);
+    throw error;
+  }
+  await progress(run, replay.position, replay.position);
+  run.options.onStep?.('replayed');
+  const settled = await Promise.allSettled(tails);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const comparisons = settled.map((r) => (r as PromiseFulfilledResult<ProjectionComparison>).value);
+  run.options.onStep?.('compared and swapped');
+  return comparisons;
+}
+
+/**
+ * Each projection applies the batches in order in a lane of its own, so a slow projection
+ * holds back only itself; the log is read at most AHEAD batches in front of the slowest.
+ */
+interface Replay {
+  /** Each projection's lane (in the order of `chosen`): the batches given to it, applied in turn. */
+  lanes: Promise<unknown>[];
+  /** Batches handed to the lanes and not yet settled, oldest first. */
+  window: Array<{ done: Promise<unknown>; last: bigint; size: number }>;
+  /** Where every lane is through. */
+  position: bigint;
+  /** The head of the log the replay is going for. */
+  target: bigint;
+}
+
+/** Waits for the oldest batch in the window to be through every lane and records the progress. */
+async function settleOldest(run: Run, replay: Replay) {
+  const oldest = replay.window.shift()!;
+  try {
+    await oldest.done;
+  } catch (error) {
+    await Promise.allSettled(replay.lanes); // nothing of the shadow is still being written
+    throw error;
+  }
+  replay.position = oldest.last;
+  run.events += oldest.size;
+  await progress(run, replay.position, replay.target);
+}
+
+/**
+ * Reads the log from the start until it is within a batch of its head, each batch once, and hands
+ * each batch to every lane; answers the position of the last event read.
+ */
+async function replayLog(run: Run, replay: Replay): Promise<bigint> {
+  const { eventStore, batchSize } = run;
+  const turns = run.yielding ? yieldingApply(run) : undefined;
+  // Each batch is read once; the projections apply it side by side, each in its own short
+  // transaction (on Postgres they run in parallel backends; PGlite takes them in turn), while
+  // the next batch is read.
+  const read = (after: bigint) => {
+    const page = eventStore.readAll(after, batchSize);
+    page.catch(() => {}); // awaited below; never an unhandled rejection if we stop first
+    return page;
+  };
+  let readAt = replay.position;
+  let next = read(readAt);
+  for (;;) {
+    const batch = await next;
+    if (batch.length === 0) break;
+    readAt = batch.at(-1)!.position;
+    const done = Promise.all(
+      run.chosen.map((projection, i) => {
+        replay.lanes[i] = replay.lanes[i]!.then(() => applyToShadow(run, turns, projection, batch));
+        return replay.lanes[i];
+      }),
+    );
+    done.catch(() => {}); // awaited by settleOldest
+    replay.window.push({ done, last: readAt, size: batch.length });
+    if (readAt >= replay.target) {
       const head = await eventStore.headPosition();
-      const tail = await readRange(eventStore, shadowAt, head);
-      const tailEnd = tail.at(-1)?.position ?? shadowAt;
-      const outcome = await readDb.transaction().execute(async (tx) => {
-        const row = await tx
-          .selectFrom('projection_checkpoints')
-          .select(['position', 'status'])
-          .where('name', '=', projection.name)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        const liveAt = BigInt(row.position);
-        // The live side is further than what was read: read more, outside the lock.
-        if (liveAt > tailEnd) return 'again' as const;
-        if (liveAt > shadowAt) {
-          await useSchema(tx, shadow);
-          await applyOrExplain(
-            projection,
-            tx,
-            tail.filter((e) => e.position > shadowAt && e.position <= liveAt),
-            quarantined,
-          );
-          shadowAt = liveAt;
-          await useSchema(tx, live);
-        }
-        // A live side behind the shadow (lagging, or stopped by a failure) cannot be compared at
-        // the same position; give a running one a moment to catch up first.
-        if (liveAt < shadowAt && row.status !== 'failed' && attempt * 100 < liveWaitMs)
-          return 'wait' as const;
-        const tables = [];
-        for (const table of projection.tables)
-          tables.push(await compareTable(tx, live, shadow, projection.name, table));
-        // Balances are sums of journal lines: only a journal that differs can differ in them.
-        const journal = tables.find((t) => t.table === 'journal');
-        const differences = journal && !journal.identical ? await balanceDifferences(tx, live, shadow) : [];
-        if (swap) {
-          for (const table of projection.tables) {
-            await sql`ALTER TABLE ${ident(live)}.${ident(table)} SET SCHEMA ${ident(retired)}`.execute(tx);
-            await sql`ALTER TABLE ${ident(shadow)}.${ident(table)} SET SCHEMA ${ident(live)}`.execute(tx);
-          }
-          await tx
-            .updateTable('projection_checkpoints')
-            .set({ position: shadowAt, status: 'running', error: null, updated_at: new Date() })
-            .where('name', '=', projection.name)
-            .execute();
-        }
-        return {
-          projection: projection.name,
-          livePosition: liveAt.toString(),
-          shadowPosition: shadowAt.toString(),
-          identical: liveAt === shadowAt && tables.every((t) => t.identical) && differences.length === 0,
-          swapped: swap,
-          tables,
-          balanceDifferences: differences,
-        } satisfies ProjectionComparison;
-      });
-      if (outcome === 'wait') await new Promise((r) => setTimeout(r, 100));
-      if (typeof outcome === 'object') return outcome;
+      if (head - readAt < BigInt(batchSize)) break;
+      replay.target = head;
     }
+    next = read(readAt);
+    while (replay.window.length > AHEAD) await settleOldest(run, replay);
   }
+  return readAt;
+}
+
+/** One projection's share of a batch, applied to the shadow (on PGlite, in turns). */
+function applyToShadow(
+  run: Run,
+  turns: ReturnType<typeof yieldingApply> | undefined,
+  projection: Projection,
+  batch: RecordedEvent[],
+) {
+  if (turns)
+    return turns(projection, batch, (tx, slice) => applyOrExplain(projection, tx, slice, run.quarantined));
+  return run.readDb.transaction().execute(async (tx) => {
+    await useSchema(tx, run.shadow);
+    // The shadow is rebuilt from scratch if anything stops it: its commits need not
+    // wait for the disk (a crash loses at most the last ones; the swap commits durably).
+    await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+    await applyOrExplain(projection, tx, batch, run.quarantined);
+  });
+}
+
+/**
+ * Each projection, once its lane has applied the last batch: its deferred indexes (each a
+ * sort of its table) and VACUUM (ANALYZE) of its tables (fresh tables have no planner
+ * statistics and no visibility map), while the slower lanes go on; then, once every lane is
+ * through, the comparison and swap under its checkpoint's lock. At most two such steps at a
+ * time.
+ */
+function afterReplay(
+  run: Run,
+  replay: Replay,
+  deferred: Awaited<ReturnType<typeof dropDeferrableIndexes>>,
+  caughtUp: bigint,
+): Promise<ProjectionComparison>[] {
+  const { readDb, shadow, yielding } = run;
+  const heavy = limiter(2);
+  return run.chosen.map((projection, i) =>
+    replay.lanes[i]!.then(async () => {
+      run.options.onProjectionStep?.(projection.name, 'replayed');
+      // A projection's indexes side by side (the journal, last to finish, has the big ones).
+      await Promise.all(
+        deferred
+          .filter((d) => projection.tables.includes(d.table))
+          .map((index) =>
+            heavy(() =>
+              readDb.transaction().execute(async (tx) => {
+                await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
+                await sql.raw(index.definition).execute(tx);
+              }),
+            ),
+          ),
+      );
+      run.options.onProjectionStep?.(projection.name, 'indexed');
+      // VACUUM cannot run inside a transaction: each table on its own.
+      await Promise.all(
+        projection.tables.map((table) =>
+          heavy(() =>
+            // On PGlite, ANALYZE alone: it samples the table, where VACUUM reads all of it
+            // while the one connection waits (the visibility map can come later).
+            yielding
+              ? sql`ANALYZE ${ident(shadow)}.${ident(table)}`.execute(readDb)
+              : sql`VACUUM (ANALYZE) ${ident(shadow)}.${ident(table)}`.execute(readDb),
+          ),
+        ),
+      );
+      run.options.onProjectionStep?.(projection.name, 'vacuumed');
+      // Nothing is swapped unless every projection has replayed the whole log.
+      await Promise.all(replay.lanes);
+      const comparison = await heavy(() => finish(run, projection, caughtUp));
+      run.options.onProjectionStep?.(projection.name, 'compared');
+      return comparison;
+    }),
+  );
+}
+
+/**
+ * PGlite: one turn at a time over every projection, each a transaction sized to take about
+ * TURN_MS (its size follows how long the last one took), then the event loop is let go, so
+ * the reads and writes that queued for the connection meanwhile run before the next turn.
+ */
+function yieldingApply({ readDb, shadow, batchSize }: Run) {
+  const one = limiter(1);
+  const sizes = new Map<string, number>();
+  return async (
+    projection: Projection,
+    batch: RecordedEvent[],
+    apply: (tx: Tx, slice: RecordedEvent[]) => Promise<void>,
+  ) => {
+    for (let from = 0; from < batch.length; ) {
+      const size = sizes.get(projection.name) ?? 100;
+      const slice = batch.slice(from, from + size);
+      const took = await one(async () => {
+        const t0 = performance.now();
+        await readDb.transaction().execute(async (tx) => {
+          await useSchema(tx, shadow);
+          await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+          await apply(tx, slice);
+        });
+        const ms = performance.now() - t0;
+        await new Promise((resolve) => setImmediate(resolve));
+        return ms;
+      });
+      from += slice.length;
+      const scaled = Math.round((size * TURN_MS) / Math.max(took, 1));
+      sizes.set(projection.name, Math.max(10, Math.min(batchSize, scaled, size * 2)));
+    }
+  };
+}
+
+/**
+ * Brings one projection's shadow to the live side's position under its checkpoint's lock,
+ * then compares and (unless only comparing) swaps, in that one transaction.
+ */
+async function finish(run: Run, projection: Projection, caughtUp: bigint): Promise<ProjectionComparison> {
+  const { eventStore, readDb, shadow, live, quarantined } = run;
+  const { liveWaitMs = 5000 } = run.options;
+  let shadowAt = caughtUp;
+  await readDb
+    .insertInto('projection_checkpoints')
+    .values({ name: projection.name, position: 0n })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  for (let attempt = 0; ; attempt++) {
+    // Bring the shadow close to the head outside any lock, then read what is left.
+    const head = await eventStore.headPosition();
+    const tail = await readRange(eventStore, shadowAt, head);
+    const tailEnd = tail.at(-1)?.position ?? shadowAt;
+    const outcome = await readDb.transaction().execute(async (tx) => {
+      const row = await tx
+        .selectFrom('projection_checkpoints')
+        .select(['position', 'status'])
+        .where('name', '=', projection.name)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const liveAt = BigInt(row.position);
+      // The live side is further than what was read: read more, outside the lock.
+      if (liveAt > tailEnd) return 'again' as const;
+      if (liveAt > shadowAt) {
+        await useSchema(tx, shadow);
+        await applyOrExplain(
+          projection,
+          tx,
+          tail.filter((e) => e.position > shadowAt && e.position <= liveAt),
+          quarantined,
+        );
+        shadowAt = liveAt;
+        await useSchema(tx, live);
+      }
+      // A live side behind the shadow (lagging, or stopped by a failure) cannot be compared at
+      // the same position; give a running one a moment to catch up first.
+      if (liveAt < shadowAt && row.status !== 'failed' && attempt * 100 < liveWaitMs) return 'wait' as const;
+      return compareAndSwap(tx, run, projection, liveAt, shadowAt);
+    });
+    if (outcome === 'wait') await new Promise((r) => setTimeout(r, 100));
+    if (typeof outcome === 'object') return outcome;
+  }
+}
+
+/**
+ * Inside `finish`'s transaction (the checkpoint row taken): compares the projection's tables
+ * (and the balances, if the journal differs), and swaps them in when asked to.
+ */
+async function compareAndSwap(
+  tx: Tx,
+  { live, shadow, retired, swap }: Run,
+  projection: Projection,
+  liveAt: bigint,
+  shadowAt: bigint,
+): Promise<ProjectionComparison> {
+  const tables = [];
+  for (const table of projection.tables)
+    tables.push(await compareTable(tx, live, shadow, projection.name, table));
+  // Balances are sums of journal lines: only a journal that differs can differ in them.
+  const journal = tables.find((t) => t.table === 'journal');
+  const differences = journal && !journal.identical ? await balanceDifferences(tx, live, shadow) : [];
+  if (swap) {
+    for (const table of projection.tables) {
+      await sql`ALTER TABLE ${ident(live)}.${ident(table)} SET SCHEMA ${ident(retired)}`.execute(tx);
+      await sql`ALTER TABLE ${ident(shadow)}.${ident(table)} SET SCHEMA ${ident(live)}`.execute(tx);
+    }
+    await tx
+      .updateTable('projection_checkpoints')
+      .set({ position: shadowAt, status: 'running', error: null, updated_at: new Date() })
+      .where('name', '=', projection.name)
+      .execute();
+  }
+  return {
+    projection: projection.name,
+    livePosition: liveAt.toString(),
+    shadowPosition: shadowAt.toString(),
+    identical: liveAt === shadowAt && tables.every((t) => t.identical) && differences.length === 0,
+    swapped: swap,
+    tables,
+    balanceDifferences: differences,
+  } satisfies ProjectionComparison;
 }
 
 /** Runs the functions given to it, at most `max` at a time, in the order they came. */

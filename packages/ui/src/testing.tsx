@@ -50,10 +50,16 @@ export function Where() {
 }
 
 /** A screen inside Fluent, a router at `path`, a session and a fresh query cache. */
+/** A history entry with location state, as a link that passes some makes. */
+function entry(path: string, state: unknown) {
+  const url = new URL(path, 'http://bahi.test');
+  return { pathname: url.pathname, search: url.search, state };
+}
+
 export function renderScreen(
   path: string,
   ui: ReactNode,
-  options: { session?: Session; route?: string } = {},
+  options: { session?: Session; route?: string; state?: unknown } = {},
 ) {
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
@@ -62,7 +68,7 @@ export function renderScreen(
       <SnackbarProvider>
         <SessionContext.Provider value={options.session ?? fakeSession()}>
           <ScreenProviders client={client}>
-            <MemoryRouter initialEntries={[path]}>
+            <MemoryRouter initialEntries={[options.state === undefined ? path : entry(path, options.state)]}>
               <Routes>
                 <Route path={options.route ?? '*'} element={ui} />
               </Routes>

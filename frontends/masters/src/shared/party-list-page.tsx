@@ -95,7 +95,11 @@ export function PartyListPage(props: {
         {
           key: 'name',
           header: 'Name',
-          render: (p) => <RouterLink to={`/reports/ledger/${kind}/${p.id}`}>{p.name}</RouterLink>,
+          render: (p) => (
+            <RouterLink to={`/reports/ledger/${kind}/${p.id}`} state={{ name: p.name }}>
+              {p.name}
+            </RouterLink>
+          ),
         },
         ...props.columns,
       ]}

@@ -39,7 +39,11 @@ const columnsFor = (kind: PartyKind, before?: Map<string, Party>): Column<Party>
   {
     key: 'name',
     header: 'Name',
-    render: (p) => <RouterLink to={`/reports/ledger/${kind}/${p.id}`}>{p.name}</RouterLink>,
+    render: (p) => (
+      <RouterLink to={`/reports/ledger/${kind}/${p.id}`} state={{ name: p.name }}>
+        {p.name}
+      </RouterLink>
+    ),
   },
   { key: 'city', header: 'City', render: (p) => p.city?.name ?? '' },
   {

@@ -1,4 +1,4 @@
-import { mockApi, renderScreen } from '@bahi/ui/testing';
+import { type ApiReply, mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ledger, LedgerLine } from './api.ts';
@@ -115,6 +115,20 @@ describe('Ledger (spec section 2; issue #15)', () => {
       '15 Oct 2026ExpenseCredit0.005.0095.00',
       '1 Nov 2026ExpenseCredit0.0010.0085.00',
     ]);
+  });
+
+  it('names the party from the link it was opened by while its ledger is on the way', async () => {
+    let answer: (reply: ApiReply) => void = () => {};
+    mockApi((call) =>
+      call.path.startsWith('/reports/ledger/') ? new Promise<ApiReply>((r) => (answer = r)) : undefined,
+    );
+    renderScreen(`/reports/ledger/Collector/${ID}`, <LedgerPage />, {
+      route: '/reports/ledger/:entityType/:entityId',
+      state: { name: 'Kabir (as listed)' },
+    });
+    expect(await screen.findByRole('heading', { name: 'Ledger: Kabir (as listed)' })).toBeTruthy();
+    answer({ body: NOW });
+    expect(await screen.findByRole('heading', { name: 'Ledger: Kabir' })).toBeTruthy();
   });
 
   it('sends the dates only on Apply Filter, and the time travel with them', async () => {

@@ -6,6 +6,7 @@ import {
   NotFoundPage,
   Page,
   RouterLink,
+  useLocation,
   useParams,
 } from '@bahi/ui';
 import { FilterBar, useCities, useQuery } from '@bahi/ui/screen';
@@ -115,7 +116,10 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
   ];
   if (compared) columns.push(changeColumn(compared, (l) => l.key));
   const list = LIST[type];
-  const name = ledger?.entity.name ?? '';
+  // Until the ledger arrives, the name the link to it showed (a party's list, Balances): the
+  // heading is there as soon as the screen is.
+  const linked = (useLocation().state as { name?: unknown } | null)?.name;
+  const name = ledger?.entity.name ?? (typeof linked === 'string' ? linked : '');
   return (
     <Page
       title={name ? `Ledger: ${name}` : 'Ledger'}
