@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
+import type { City, Party } from './screen/parties.ts';
 import { createQueryClient, ScreenProviders } from './screen/query-client.tsx';
 import { type LicenseInfo, type Session, SessionContext, type User } from './session.ts';
 import { SnackbarProvider } from './snackbar.tsx';
@@ -134,3 +135,39 @@ export function mockApi(handler: (call: ApiCall) => ApiReply | Promise<ApiReply>
   vi.stubGlobal('fetch', fetchMock);
   return { calls, previews, fetch: fetchMock };
 }
+
+/** A city as GET /masters/cities answers it, the `n`th of a test: id c0000000-0000-4000-8000-00000000000n. */
+export const testCity = (n: number, name: string, currency_name: string, rate: string): City => ({
+  id: `c0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  name,
+  currency_name,
+  rate,
+});
+
+let parties = 0;
+/**
+ * A party as GET /masters/{kind} (or GET /reports/balances) answers it: 'Party n' of `city`
+ * (null for a godown), nothing owed, unless `over` says otherwise. Ids a0000000-…, one a call.
+ */
+export function testParty(
+  city: Pick<City, 'id' | 'name' | 'currency_name'> | null,
+  over: Partial<Party> = {},
+): Party {
+  parties += 1;
+  return {
+    id: `a0000000-0000-4000-8000-${String(parties).padStart(12, '0')}`,
+    name: `Party ${parties}`,
+    city_id: city?.id ?? null,
+    city: city ? { id: city.id, name: city.name, currency_name: city.currency_name } : null,
+    joining_date: null,
+    address: null,
+    narration: null,
+    phone: null,
+    opening_balance: '0.00',
+    balance: { amount: '0.00' },
+    ...over,
+  };
+}
+
+/** A list's reply to mockApi: `{ body: { data, totalItems } }`. */
+export const pageReply = <T,>(data: T[]) => ({ body: { data, totalItems: data.length } });

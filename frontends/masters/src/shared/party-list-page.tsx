@@ -17,6 +17,7 @@ import { type ListState, MasterPage } from './master-page.tsx';
 
 // Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
 const PartyFormDialog = lazyNamed(() => import('./party-form-dialog.tsx'), 'PartyFormDialog');
+const PaymentDialog = lazyNamed(() => import('./payment-dialog.tsx'), 'PaymentDialog');
 
 const useStyles = makeStyles({
   caption: { color: tokens.colorNeutralForeground3 },
@@ -24,7 +25,7 @@ const useStyles = makeStyles({
 
 export { Amount } from '@bahi/ui/screen';
 
-export const openingColumn = (kind: PartyKind): Column<Party> => ({
+const openingColumn = (kind: PartyKind): Column<Party> => ({
   key: 'opening',
   header: 'Opening Balance',
   card: 'figure',
@@ -38,7 +39,7 @@ export const currentColumn = (kind: PartyKind): Column<Party> => ({
   render: (p) => <Amount value={currentBalance(p)} currency={partyCurrency(p, kind)} />,
 });
 
-export const cityColumn: Column<Party> = { key: 'city', header: 'City', render: (p) => p.city?.name ?? '' };
+const cityColumn: Column<Party> = { key: 'city', header: 'City', render: (p) => p.city?.name ?? '' };
 export const phoneColumn: Column<Party> = { key: 'phone', header: 'Phone', render: (p) => p.phone ?? '' };
 
 /**
@@ -119,3 +120,31 @@ export function PartyListPage(props: {
     />
   );
 }
+
+/**
+ * Funders, Agents and Collectors (spec section 2): a party of a city, with Name, City, Phone,
+ * what the kind adds (a collector's salary), Opening and Current Balance, and its money action.
+ */
+export function CityPartyPage(props: {
+  kind: 'Funder' | 'Agent' | 'Collector';
+  title: string;
+  columns?: Column<Party>[];
+  action: { label: string; dialog(party: Party, close: () => void): ReactNode };
+}) {
+  const { kind } = props;
+  return (
+    <PartyListPage
+      kind={kind}
+      title={props.title}
+      withCity
+      columns={[cityColumn, phoneColumn, ...(props.columns ?? []), openingColumn(kind), currentColumn(kind)]}
+      action={props.action}
+    />
+  );
+}
+
+/** Pay (a funder) or Receive (from an agent): the payment dialog of the row's party. */
+export const paymentAction = (kind: 'Funder' | 'Agent', label: string) => ({
+  label,
+  dialog: (party: Party, close: () => void) => <PaymentDialog kind={kind} party={party} onClose={close} />,
+});

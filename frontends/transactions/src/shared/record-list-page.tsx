@@ -1,16 +1,22 @@
+import { adjustsWords } from '@bahi/contracts/books-words';
 import {
   type Column,
   ConfirmDialog,
   DataTable,
   ErrorAlert,
   errorText,
+  formatAmount,
+  formatDate,
+  formatQuantity,
+  formatRate,
+  lazyNamed,
   listPaging,
   Page,
   RoleGate,
   useListState,
 } from '@bahi/ui';
 import { CityTabsFromQuery, type Page as ListPage, useClosedReason, useConfirmDelete } from '@bahi/ui/screen';
-import { Button, makeStyles, Tooltip, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Text, Tooltip, tokens } from '@fluentui/react-components';
 import {
   AddRegular,
   ArrowUndoRegular,
@@ -20,8 +26,13 @@ import {
   EditRegular,
 } from '@fluentui/react-icons';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useState } from 'react';
-import { remove, useTransactionWrite } from './transaction-api.ts';
+import { type ComponentType, type ReactNode, Suspense, useState } from 'react';
+import { CustomFieldValues } from './custom-field-inputs.tsx';
+import { RECORDS, type RecordKind } from './records.ts';
+import { type CustomFieldValue, remove, useTransactionWrite } from './transaction-api.ts';
+
+// Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
+const ReturnDialog = lazyNamed(() => import('./return-dialog.tsx'), 'ReturnDialog');
 
 const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap' },
@@ -35,6 +46,11 @@ export interface RecordRow {
   id: string;
   remaining: string;
   product: { name: string | null } | null;
+  rate: string;
+  quantity: string;
+  total: string;
+  adjusts: { id: string; kind: string; date: string } | null;
+  customFieldValues: CustomFieldValue[];
 }
 
 export type RecordListState = ReturnType<typeof useListState<never>>;
@@ -47,37 +63,46 @@ export interface AdjustsRef {
 }
 
 /**
+ * The create/edit dialog of a purchase or a sale: `record` null for a new one in the city;
+ * `template` to duplicate as new; `adjusts` for a new entry that adjusts a record of the closed
+ * period (started from its values).
+ */
+export interface RecordFormProps<T> {
+  record: T | null;
+  template?: T | null;
+  adjusts?: AdjustsRef | undefined;
+  cityId: string;
+  onClose(): void;
+}
+
+/**
  * Purchases and Sales (spec section 2): a tab per city (the first chosen), the table with its
  * expand toggle, and Return, Edit and Delete for Admin and Manager only (the server refuses
  * others too); Return is disabled when nothing remains; Delete warns what it reverses.
  */
 export function RecordListPage<T extends RecordRow>(props: {
-  kind: 'Purchase' | 'Sale';
-  title: string;
-  path: string;
-  fetchFallback: string;
-  emptyText: string;
+  kind: RecordKind;
   /** The row's business date: rows in the closed period cannot be edited or deleted. */
   date(row: T): string;
   useRows(list: RecordListState, cityId: string): UseQueryResult<ListPage<T>>;
+  /** The columns between the date and the figures (rate, quantity, remaining, total). */
   columns: Column<T>[];
+  /** The expanded row's own lines; what it adjusts and its custom fields follow. */
   expanded(row: T): ReactNode;
-  /**
-   * The create/edit dialog: null for a new record in the city; `template` to duplicate as new;
-   * `adjusts` for a new entry that adjusts a record of the closed period (started from its values).
-   */
-  form(record: T | null, cityId: string, close: () => void, template?: T, adjusts?: AdjustsRef): ReactNode;
-  returnDialog(record: T, close: () => void): ReactNode;
+  form: ComponentType<RecordFormProps<T>>;
 }) {
+  const { title, path } = RECORDS[props.kind];
+  const Form = props.form;
   const styles = useStyles();
   const list = useListState<never>({ pageSize: 15 });
   const cityId = list.tab ?? '';
   const query = props.useRows(list, cityId);
-  const del = useTransactionWrite(remove(props.path));
+  const del = useTransactionWrite(remove(path));
   const [editing, setEditing] = useState<T | 'new' | { duplicate: T } | { adjust: T } | null>(null);
   const [returning, setReturning] = useState<T | null>(null);
   const noun = props.kind.toLowerCase();
   const closedReason = useClosedReason();
+  const close = () => setEditing(null);
 
   const deletion = useConfirmDelete<T>({
     remove: (id) => del.mutateAsync(id),
@@ -86,7 +111,12 @@ export function RecordListPage<T extends RecordRow>(props: {
   });
 
   const columns: Column<T>[] = [
+    { key: 'date', header: 'Date', render: (r) => formatDate(props.date(r)) },
     ...props.columns,
+    { key: 'rate', header: 'Rate', card: 'figure', render: (r) => formatRate(r.rate) },
+    { key: 'quantity', header: 'Quantity', card: 'figure', render: (r) => formatQuantity(r.quantity) },
+    { key: 'remaining', header: 'Remaining', card: 'figure', render: (r) => formatQuantity(r.remaining) },
+    { key: 'total', header: 'Total', card: 'figure', render: (r) => formatAmount(r.total) },
     {
       key: 'actions',
       header: 'Actions',
@@ -161,7 +191,7 @@ export function RecordListPage<T extends RecordRow>(props: {
 
   return (
     <Page
-      title={props.title}
+      title={title}
       actions={
         <RoleGate roles={MANAGERS}>
           <Button
@@ -176,33 +206,55 @@ export function RecordListPage<T extends RecordRow>(props: {
       }
     >
       <CityTabsFromQuery value={cityId} onChange={(id) => list.setTab(id)} />
-      <ErrorAlert text={query.isError ? errorText(query.error, props.fetchFallback) : deletion.error} />
+      <ErrorAlert
+        text={
+          query.isError ? errorText(query.error, `Failed to fetch ${title.toLowerCase()}.`) : deletion.error
+        }
+      />
       <DataTable
-        label={props.title}
+        label={title}
         columns={columns}
         rows={query.isError || !cityId ? [] : (query.data?.data ?? [])}
         rowKey={(r) => r.id}
         loading={!cityId || query.isPending}
-        emptyText={props.emptyText}
-        expanded={props.expanded}
+        emptyText={`No ${title.toLowerCase()} found.`}
+        expanded={(r) => (
+          <div>
+            {props.expanded(r)}
+            {r.adjusts ? (
+              <Text block size={200}>
+                <strong>{adjustsWords(r.adjusts)}</strong>
+              </Text>
+            ) : null}
+            <CustomFieldValues values={r.customFieldValues} />
+          </div>
+        )}
         cards
         paging={listPaging(list, query.isError ? 0 : (query.data?.totalItems ?? 0), RECORD_PAGE_SIZES)}
       />
       <Suspense fallback={null}>
-        {editing === null
-          ? null
-          : editing === 'new'
-            ? props.form(null, cityId, () => setEditing(null))
-            : 'duplicate' in editing
-              ? props.form(null, cityId, () => setEditing(null), editing.duplicate)
-              : 'adjust' in editing
-                ? props.form(null, cityId, () => setEditing(null), editing.adjust, {
-                    id: editing.adjust.id,
-                    kind: props.kind,
-                    date: props.date(editing.adjust).slice(0, 10),
-                  })
-                : props.form(editing, cityId, () => setEditing(null))}
-        {returning ? props.returnDialog(returning, () => setReturning(null)) : null}
+        {editing === null ? null : editing === 'new' ? (
+          <Form record={null} cityId={cityId} onClose={close} />
+        ) : 'duplicate' in editing ? (
+          <Form record={null} template={editing.duplicate} cityId={cityId} onClose={close} />
+        ) : 'adjust' in editing ? (
+          <Form
+            record={null}
+            template={editing.adjust}
+            adjusts={{
+              id: editing.adjust.id,
+              kind: props.kind,
+              date: props.date(editing.adjust).slice(0, 10),
+            }}
+            cityId={cityId}
+            onClose={close}
+          />
+        ) : (
+          <Form record={editing} cityId={cityId} onClose={close} />
+        )}
+        {returning ? (
+          <ReturnDialog kind={props.kind} record={returning} onClose={() => setReturning(null)} />
+        ) : null}
       </Suspense>
       <ConfirmDialog
         open={!!deletion.deleting}

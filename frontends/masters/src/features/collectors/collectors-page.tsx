@@ -1,12 +1,5 @@
 import { lazyNamed } from '@bahi/ui';
-import {
-  Amount,
-  cityColumn,
-  currentColumn,
-  openingColumn,
-  PartyListPage,
-  phoneColumn,
-} from '../../shared/party-list-page.tsx';
+import { Amount, CityPartyPage } from '../../shared/party-list-page.tsx';
 
 // Loaded with the dialog's first opening (forms do not weigh on the list's first screen).
 const SalaryDialog = lazyNamed(() => import('./salary-dialog.tsx'), 'SalaryDialog');
@@ -14,20 +7,15 @@ const SalaryDialog = lazyNamed(() => import('./salary-dialog.tsx'), 'SalaryDialo
 /** Collectors (spec section 2): as Funders plus Salary, with Pay Salary. */
 export function CollectorsPage() {
   return (
-    <PartyListPage
+    <CityPartyPage
       kind="Collector"
       title="Collectors"
-      withCity
       columns={[
-        cityColumn,
-        phoneColumn,
         {
           key: 'salary',
           header: 'Salary',
           render: (p) => <Amount value={p.salary_per_month} currency={p.city?.currency_name ?? ''} />,
         },
-        openingColumn('Collector'),
-        currentColumn('Collector'),
       ]}
       action={{
         label: 'Pay Salary',

@@ -1,20 +1,10 @@
-import { mockApi, renderScreen } from '@bahi/ui/testing';
+import { mockApi, renderScreen, testCity } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CashbookPage } from './cashbook-page.tsx';
 
-const DUBAI = {
-  id: '33333333-3333-4333-8333-333333333333',
-  name: 'Dubai',
-  currency_name: 'AED',
-  rate: '22.5',
-};
-const KARACHI = {
-  id: '44444444-4444-4444-8444-444444444444',
-  name: 'Karachi',
-  currency_name: 'PKR',
-  rate: '0.3',
-};
+const DUBAI = testCity(3, 'Dubai', 'AED', '22.5');
+const KARACHI = testCity(4, 'Karachi', 'PKR', '0.3');
 const RASHID = { id: '55555555-5555-4555-8555-555555555555', name: 'Rashid', city_id: DUBAI.id };
 const BHIWANDI = { id: '66666666-6666-4666-8666-666666666666', name: 'Bhiwandi', city_id: null };
 

@@ -1,12 +1,14 @@
-import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
-import { DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
+import { ErrorAlert, errorText, formatAmount, Page } from '@bahi/ui';
+import { FilterBar, today, useQuery } from '@bahi/ui/screen';
 import { Button, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
-import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
-import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { CorrectionsSwitch, isCorrected, useCorrections } from '../../shared/corrections.tsx';
+import { dateColumn, particularsColumn } from '../../shared/journal-columns.tsx';
+import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
+import { DateRangeFilters, ReportCityTabs, useReportCity } from '../../shared/report-filters.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
 import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
@@ -22,29 +24,6 @@ const useStyles = makeStyles({
 /** Zero amounts show '-' (spec section 2). */
 const cash = (v: string) => (/^-?0*(\.0*)?$/.test(v) ? '-' : formatAmount(v));
 
-/** The city tab: the first city once cities load (spec section 2); changing it clears the entity. */
-function useCity(onChange: () => void) {
-  const [params, setParams] = useSearchParams();
-  const cities = useCities();
-  const cityId = params.get('tab') ?? cities.data?.[0]?.id ?? '';
-  const setCity = useCallback(
-    (id: string) => {
-      onChange();
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.set('tab', id);
-          next.delete('entity');
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setParams, onChange],
-  );
-  return { cities, cityId, setCity };
-}
-
 /**
  * Cashbook Report (spec section 2): city tabs, Start and End Date (today by default), a
  * collector of the city or any godown, applied together; Cash In and Cash Out with Total and
@@ -56,7 +35,8 @@ export function CashbookPage() {
   const day = today();
   const filters = useAppliedFilters({ startDate: day, endDate: day, entity: '' });
   const clearEntity = useCallback(() => filters.set('entity', ''), [filters.set]);
-  const { cities, cityId, setCity } = useCity(clearEntity);
+  const city = useReportCity({ clears: 'entity', onChange: clearEntity });
+  const { cities, cityId } = city;
   const collectors = useQuery(cityCollectorsQuery(cityId));
   const godowns = useQuery(allGodownsQuery());
   const tt = useTimeTravel();
@@ -92,24 +72,8 @@ export function CashbookPage() {
     (entityType === 'Godown' ? 'INR' : (cities.data?.find((c) => c.id === cityId)?.currency_name ?? ''));
   const inCurrency = (header: string) => (currency ? `${header} (${currency})` : header);
   const columns: VColumn<CashbookRow>[] = [
-    { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
-    {
-      key: 'particulars',
-      header: 'Particulars',
-      render: (r) => (
-        <Particulars correction={r.correction}>
-          {(className) => (
-            <RecordLink
-              text={r.particulars}
-              date={r.date}
-              record={r.record}
-              onOpen={openRecord}
-              className={className}
-            />
-          )}
-        </Particulars>
-      ),
-    },
+    dateColumn(),
+    particularsColumn(openRecord),
     { key: 'in', header: inCurrency('Cash In'), numeric: true, render: (r) => cash(r.cash_in) },
     { key: 'out', header: inCurrency('Cash Out'), numeric: true, render: (r) => cash(r.cash_out) },
   ];
@@ -127,24 +91,9 @@ export function CashbookPage() {
         />
       }
     >
-      {cities.isError ? (
-        <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
-      ) : (
-        <CityTabs cities={cities.data ?? []} value={cityId} onChange={setCity} />
-      )}
+      <ReportCityTabs city={city} />
       <FilterBar>
-        <DateFilter
-          label="Start Date"
-          value={filters.draft.startDate}
-          onChange={(v) => filters.set('startDate', v)}
-          onEnter={filters.enter('startDate')}
-        />
-        <DateFilter
-          label="End Date"
-          value={filters.draft.endDate}
-          onChange={(v) => filters.set('endDate', v)}
-          onEnter={filters.enter('endDate')}
-        />
+        <DateRangeFilters filters={filters} />
         <Field
           label={{ children: 'Collector or Godown', htmlFor: pickerId }}
           className={styles.picker}

@@ -1,17 +1,17 @@
-import { CityTabs, ErrorAlert, errorText, formatAmount, Page, useSearchParams } from '@bahi/ui';
-import { compareDecimal, DateFilter, FilterBar, showDay, today, useCities, useQuery } from '@bahi/ui/screen';
+import { ErrorAlert, errorText, formatAmount, Page } from '@bahi/ui';
+import { compareDecimal, FilterBar, today, useQuery } from '@bahi/ui/screen';
 import { Button, Field, Input, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
-import { useCallback, useId, useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markRecords } from '../../shared/compare.ts';
+import { dateColumn } from '../../shared/journal-columns.tsx';
 import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons } from '../../shared/report-files.tsx';
+import { DateRangeFilters, ReportCityTabs, useReportCity } from '../../shared/report-filters.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { totals } from '../../shared/totals.ts';
 import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
 import { type DaywiseRow, daywiseQuery } from './api.ts';
-
-const ALL = 'all';
 
 const useStyles = makeStyles({
   positive: { color: tokens.colorPaletteGreenForeground1 },
@@ -19,30 +19,6 @@ const useStyles = makeStyles({
   message: { padding: tokens.spacingVerticalL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
   category: { flex: '1 1 160px', maxWidth: '260px' },
 });
-
-/**
- * The city tab: the first city until another is chosen ('all' in the URL is All Cities), so
- * the report opens on the first city (the spec's first reading of its defaults).
- */
-function useCityTab() {
-  const [params, setParams] = useSearchParams();
-  const cities = useCities();
-  const tab = params.get('tab');
-  const cityId = tab === ALL ? '' : (tab ?? cities.data?.[0]?.id ?? '');
-  const setCity = useCallback(
-    (id: string) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.set('tab', id || ALL);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  return { cities, cityId, setCity };
-}
 
 /** A row's identity across two reads (Compare): its record; the server sends one with every row. */
 const keyOf = (r: DaywiseRow) =>
@@ -56,7 +32,10 @@ const rowKey = (r: DaywiseRow, i: number) => (r.record ? keyOf(r) : `#${i}`);
 export function DaywisePage() {
   const styles = useStyles();
   const categoryId = useId();
-  const { cities, cityId, setCity } = useCityTab();
+  // The first city until another is chosen, so the report opens on it (the spec's first reading
+  // of its defaults); All Cities is 'all' in the URL.
+  const city = useReportCity({ includeAll: true });
+  const { cities, cityId } = city;
   const day = today();
   const filters = useAppliedFilters({ startDate: day, endDate: day, category: '' });
   const tt = useTimeTravel();
@@ -94,7 +73,7 @@ export function DaywisePage() {
   const local = cities.data?.find((c) => c.id === cityId)?.currency_name;
   const entered = local && local !== 'INR' ? local : undefined;
   const columns: VColumn<DaywiseRow>[] = [
-    { key: 'date', header: 'Date', width: '120px', render: (r) => showDay(r.date) },
+    dateColumn(),
     {
       key: 'category',
       header: 'Category',
@@ -137,24 +116,9 @@ export function DaywisePage() {
         />
       }
     >
-      {cities.isError ? (
-        <ErrorAlert text={errorText(cities.error, 'Failed to load cities list.')} />
-      ) : (
-        <CityTabs cities={cities.data ?? []} value={cityId} onChange={setCity} includeAll />
-      )}
+      <ReportCityTabs city={city} />
       <FilterBar>
-        <DateFilter
-          label="Start Date"
-          value={filters.draft.startDate}
-          onChange={(v) => filters.set('startDate', v)}
-          onEnter={filters.enter('startDate')}
-        />
-        <DateFilter
-          label="End Date"
-          value={filters.draft.endDate}
-          onChange={(v) => filters.set('endDate', v)}
-          onEnter={filters.enter('endDate')}
-        />
+        <DateRangeFilters filters={filters} />
         <Field label={{ children: 'Category', htmlFor: categoryId }} className={styles.category}>
           <Input
             id={categoryId}

@@ -9,14 +9,16 @@ import {
   useLocation,
   useParams,
 } from '@bahi/ui';
-import { DateFilter, FilterBar, showDay, useCities, useQuery } from '@bahi/ui/screen';
+import { FilterBar, useCities, useQuery } from '@bahi/ui/screen';
 import { Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useMemo } from 'react';
 import { useAppliedFilters } from '../../shared/applied-filters.ts';
 import { markJournalLines } from '../../shared/compare.ts';
-import { CorrectionsSwitch, isCorrected, Particulars, useCorrections } from '../../shared/corrections.tsx';
-import { RecordDrilldown, RecordLink, useOpenRecord } from '../../shared/record-drilldown.tsx';
+import { CorrectionsSwitch, isCorrected, useCorrections } from '../../shared/corrections.tsx';
+import { dateColumn, particularsColumn } from '../../shared/journal-columns.tsx';
+import { RecordDrilldown, useOpenRecord } from '../../shared/record-drilldown.tsx';
 import { DownloadButtons, WhatsAppButton } from '../../shared/report-files.tsx';
+import { DateRangeFilters } from '../../shared/report-filters.tsx';
 import { SummaryCards } from '../../shared/summary-cards.tsx';
 import { TimeTravelBar, useTimeTravel } from '../../shared/time-travel.tsx';
 import { changeColumn, type VColumn, VirtualTable } from '../../shared/virtual-table.tsx';
@@ -99,24 +101,8 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
     [lines, then],
   );
   const columns: VColumn<LedgerLine>[] = [
-    { key: 'date', header: 'Date', width: '120px', render: (l) => showDay(l.date) },
-    {
-      key: 'particulars',
-      header: 'Particulars',
-      render: (l) => (
-        <Particulars correction={l.correction}>
-          {(className) => (
-            <RecordLink
-              text={l.particulars}
-              date={l.date}
-              record={l.record}
-              onOpen={openRecord}
-              className={className}
-            />
-          )}
-        </Particulars>
-      ),
-    },
+    dateColumn(),
+    particularsColumn(openRecord),
     // On a phone's card the Debit and Credit figures say it.
     { key: 'type', header: 'Type', card: 'hide', render: (l) => l.type },
     { key: 'debit', header: inCurrency('Debit'), numeric: true, render: (l) => formatAmount(l.debit) },
@@ -154,18 +140,7 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
         <Text aria-current="page">{name || type}</Text>
       </nav>
       <FilterBar>
-        <DateFilter
-          label="Start Date"
-          value={filters.draft.startDate}
-          onChange={(v) => filters.set('startDate', v)}
-          onEnter={filters.enter('startDate')}
-        />
-        <DateFilter
-          label="End Date"
-          value={filters.draft.endDate}
-          onChange={(v) => filters.set('endDate', v)}
-          onEnter={filters.enter('endDate')}
-        />
+        <DateRangeFilters filters={filters} />
         <Button appearance="primary" onClick={() => filters.apply()}>
           Apply Filter
         </Button>

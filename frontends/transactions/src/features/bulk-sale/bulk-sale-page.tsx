@@ -4,15 +4,15 @@ import {
   DecimalField,
   EntityField,
   FormProvider,
-  SelectField,
   useFieldArray,
   useSchemaForm,
 } from '@bahi/ui/form';
-import { isoDay, today, useProducts } from '@bahi/ui/screen';
+import { isoDay, today } from '@bahi/ui/screen';
 import { Button, makeStyles, Spinner, Text, Tooltip, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
 import { type KeyboardEvent, useRef } from 'react';
 import { z } from 'zod';
+import { ProductField } from '../../shared/product-field.tsx';
 import { useTransactionWrite } from '../../shared/transaction-api.ts';
 import { bulkPayload, EMPTY_ROW } from './bulk-sale.ts';
 
@@ -54,7 +54,6 @@ const FIELDS = ['agent_id', 'quantity', 'rate', 'clearing_charge'] as const;
 export function BulkSalePage() {
   const styles = useStyles();
   const notify = useSnackbar();
-  const products = useProducts();
   const write = useTransactionWrite((body: unknown) => api.post('/transactions/sales/bulk', body));
   const form = useSchemaForm(bulkForm, {
     sale_date: today(),
@@ -119,14 +118,7 @@ export function BulkSalePage() {
           <div className={styles.common}>
             <DateField name="sale_date" label="Sale Date" required />
             <EntityField kind="Godown" name="godown_id" label="Godown" required />
-            <SelectField
-              name="product_id"
-              label="Product"
-              required
-              placeholder="Choose a product"
-              hint={products.isError ? 'Failed to load required data for the form.' : undefined}
-              choices={(products.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            />
+            <ProductField />
           </div>
           <Text
             as="h2"

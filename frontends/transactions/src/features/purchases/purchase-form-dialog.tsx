@@ -1,29 +1,14 @@
 import { purchaseInput } from '@bahi/contracts';
-import { FormDialog, formatAmount, useSnackbar } from '@bahi/ui';
-import {
-  DateField,
-  DecimalField,
-  EntityField,
-  FormProvider,
-  PreviewPanel,
-  RadioField,
-  SelectField,
-  usePreview,
-  useSchemaForm,
-  useWatch,
-} from '@bahi/ui/form';
-import { isoDay, isPositiveDecimal, multiplyDecimal, today, useCities, useProducts } from '@bahi/ui/screen';
+import { formatAmount } from '@bahi/ui';
+import { DateField, DecimalField, EntityField, RadioField, SelectField, useWatch } from '@bahi/ui/form';
+import { isPositiveDecimal, multiplyDecimal, today, useCities } from '@bahi/ui/screen';
 import { Text } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
-import type { z } from 'zod';
 import { AdjustsField } from '../../shared/adjusts-field.tsx';
-import {
-  blankCustomFields,
-  CustomFieldInputs,
-  customFieldDefaults,
-} from '../../shared/custom-field-inputs.tsx';
-import type { AdjustsRef } from '../../shared/record-list-page.tsx';
-import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
+import { CustomFieldInputs } from '../../shared/custom-field-inputs.tsx';
+import { ProductField } from '../../shared/product-field.tsx';
+import { blankRecord, RecordFormDialog, recordDefaults, useRecordForm } from '../../shared/record-form.tsx';
+import type { RecordFormProps } from '../../shared/record-list-page.tsx';
 import type { Purchase } from './api.ts';
 
 /**
@@ -31,37 +16,46 @@ import type { Purchase } from './api.ts';
  * edit); funder, collector and agent of the chosen city, cleared when the city changes; the paid
  * amount through a collector; commission for Direct; the custom fields that apply to purchases.
  */
-export function PurchaseFormDialog(props: {
-  purchase: Purchase | null;
-  /** 'Duplicate as new': a new purchase that starts from this one's values. */
-  template?: Purchase | null;
-  /** A new purchase that adjusts this record of the closed period (issue #30). */
-  adjusts?: AdjustsRef | undefined;
-  cityId: string;
-  onClose(): void;
-}) {
-  const { purchase: p } = props;
+export function PurchaseFormDialog(props: RecordFormProps<Purchase>) {
+  const { record: p } = props;
   const t = p ?? props.template ?? null;
-  const notify = useSnackbar();
   const cities = useCities();
-  const products = useProducts();
-  const write = useTransactionWrite(save('/transactions/purchases', p?.id ?? null));
-  const form = useSchemaForm(purchaseInput, {
-    type: t?.type ?? 'Godown',
-    purchase_date: p?.purchase_date ?? today(), // a duplicate is a new entry of today
-    city_id: t?.city_id ?? props.cityId,
-    funder_id: t?.funder_id ?? '',
-    product_id: t?.product_id ?? '',
-    godown_id: t?.godown_id ?? '',
-    collector_id: t?.collector_id ?? '',
-    agent_id: t?.agent_id ?? '',
-    rate: t?.rate ?? '',
-    quantity: t?.quantity ?? '',
-    paid_amount: t?.paid_amount ?? '0',
-    commission: t?.commission ?? '0',
-    custom_fields: customFieldDefaults(t?.customFieldValues),
-    adjusts: p ? (p.adjusts?.id ?? null) : (props.adjusts?.id ?? null),
+  const record = useRecordForm({
+    kind: 'Purchase',
+    schema: purchaseInput,
+    id: p?.id ?? null,
+    defaults: {
+      type: t?.type ?? 'Godown',
+      purchase_date: p?.purchase_date ?? today(), // a duplicate is a new entry of today
+      city_id: t?.city_id ?? props.cityId,
+      funder_id: t?.funder_id ?? '',
+      collector_id: t?.collector_id ?? '',
+      agent_id: t?.agent_id ?? '',
+      paid_amount: t?.paid_amount ?? '0',
+      commission: t?.commission ?? '0',
+      ...recordDefaults(p, t, props.adjusts),
+    },
+    // Save and New keeps the type, date, city and godown for the next entry (issue #14).
+    next: (v, form) =>
+      form.startNext(
+        {
+          type: v.type,
+          purchase_date: form.getValues('purchase_date'),
+          city_id: v.city_id,
+          funder_id: '',
+          product_id: '',
+          godown_id: v.godown_id ?? '',
+          collector_id: '',
+          agent_id: '',
+          paid_amount: '0',
+          commission: '0',
+          ...blankRecord(form.getValues('custom_fields')),
+        },
+        'funder_id',
+      ),
+    onClose: props.onClose,
   });
+  const { form } = record;
   const [type, cityId, rate, quantity] = useWatch({
     control: form.control,
     name: ['type', 'city_id', 'rate', 'quantity'],
@@ -78,126 +72,69 @@ export function PurchaseFormDialog(props: {
     isPositiveDecimal(String(rate ?? '')) && isPositiveDecimal(String(quantity ?? ''))
       ? multiplyDecimal(String(rate), String(quantity), 2)
       : null;
-  // The request as sent: the form's values with the date as a full ISO timestamp.
-  const toBody = (v: z.output<typeof purchaseInput>) => ({ ...v, purchase_date: isoDay(v.purchase_date) });
-  // What the save would post, from the server's own decider, before Save is pressed.
-  const preview = usePreview(
-    p ? 'PUT' : 'POST',
-    p ? `/transactions/purchases/${p.id}` : '/transactions/purchases',
-    purchaseInput,
-    useWatch({ control: form.control }),
-    toBody,
-  );
-  const submit = form.submit(async (v) => {
-    await write.mutateAsync(toBody(v));
-    notify(p ? 'Purchase updated successfully!' : 'Purchase created successfully!');
-    props.onClose();
-  });
-  // Save and New keeps the type, date, city and godown for the next entry (issue #14).
-  const submitAndNew = form.submit(async (v) => {
-    await write.mutateAsync(toBody(v));
-    notify('Purchase created successfully!');
-    form.startNext(
-      {
-        type: v.type,
-        purchase_date: form.getValues('purchase_date'),
-        city_id: v.city_id,
-        funder_id: '',
-        product_id: '',
-        godown_id: v.godown_id ?? '',
-        collector_id: '',
-        agent_id: '',
-        rate: '',
-        quantity: '',
-        paid_amount: '0',
-        commission: '0',
-        custom_fields: blankCustomFields(form.getValues('custom_fields')),
-        adjusts: null,
-      },
-      'funder_id',
-    );
-  });
   const direct = type === 'Direct';
   return (
-    <FormProvider {...form}>
-      <FormDialog
-        open
-        title={p ? 'Edit Purchase' : 'New Purchase'}
-        busy={form.formState.isSubmitting}
-        error={form.alert}
-        onClose={props.onClose}
-        onSubmit={() => void submit()}
-        onSubmitAndNew={p ? undefined : () => void submitAndNew()}
-      >
-        <RadioField
-          name="type"
-          label="Type"
-          disabled={!!p}
-          choices={[
-            { value: 'Godown', label: 'Godown' },
-            { value: 'Direct', label: 'Direct' },
-          ]}
-        />
-        <DateField name="purchase_date" label="Purchase Date" required />
-        <AdjustsField reference={p ? p.adjusts : props.adjusts} />
-        <SelectField
-          name="city_id"
-          label="City"
-          required
-          choices={(cities.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.currency_name})` }))}
-        />
+    <RecordFormDialog record={record}>
+      <RadioField
+        name="type"
+        label="Type"
+        disabled={!!p}
+        choices={[
+          { value: 'Godown', label: 'Godown' },
+          { value: 'Direct', label: 'Direct' },
+        ]}
+      />
+      <DateField name="purchase_date" label="Purchase Date" required />
+      <AdjustsField reference={p ? p.adjusts : props.adjusts} />
+      <SelectField
+        name="city_id"
+        label="City"
+        required
+        choices={(cities.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.currency_name})` }))}
+      />
+      <EntityField
+        key={`funder-${cityId}`}
+        kind="Funder"
+        name="funder_id"
+        label="Funder"
+        required
+        cityId={cityId}
+        initialLabel={t?.funder?.name ?? undefined}
+      />
+      <ProductField />
+      {direct ? (
         <EntityField
-          key={`funder-${cityId}`}
-          kind="Funder"
-          name="funder_id"
-          label="Funder"
+          key={`agent-${cityId}`}
+          kind="Agent"
+          name="agent_id"
+          label="Agent"
           required
           cityId={cityId}
-          initialLabel={t?.funder?.name ?? undefined}
+          initialLabel={t?.agent?.name ?? undefined}
         />
-        <SelectField
-          name="product_id"
-          label="Product"
-          required
-          placeholder="Choose a product"
-          hint={products.isError ? 'Failed to load required data for the form.' : undefined}
-          choices={(products.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
-        />
-        {direct ? (
-          <EntityField
-            key={`agent-${cityId}`}
-            kind="Agent"
-            name="agent_id"
-            label="Agent"
-            required
-            cityId={cityId}
-            initialLabel={t?.agent?.name ?? undefined}
-          />
-        ) : (
-          <EntityField
-            kind="Godown"
-            name="godown_id"
-            label="Destination Godown"
-            required
-            initialLabel={t?.godown?.name ?? undefined}
-          />
-        )}
-        <DecimalField name="rate" label="Rate" required scale={4} suffix={currency} />
-        <DecimalField name="quantity" label="Quantity" required scale={4} />
-        <Text size={200}>Total: {total ? `${formatAmount(total)} ${currency}` : '-'}</Text>
-        <DecimalField name="paid_amount" label="Paid Amount" scale={2} suffix={currency} />
+      ) : (
         <EntityField
-          key={`collector-${cityId}`}
-          kind="Collector"
-          name="collector_id"
-          label="Collector (who paid)"
-          cityId={cityId}
-          initialLabel={t?.collector?.name ?? undefined}
+          kind="Godown"
+          name="godown_id"
+          label="Destination Godown"
+          required
+          initialLabel={t?.godown?.name ?? undefined}
         />
-        {direct ? <DecimalField name="commission" label="Commission" scale={2} suffix={currency} /> : null}
-        <CustomFieldInputs entity="Purchase" />
-        <PreviewPanel preview={preview} />
-      </FormDialog>
-    </FormProvider>
+      )}
+      <DecimalField name="rate" label="Rate" required scale={4} suffix={currency} />
+      <DecimalField name="quantity" label="Quantity" required scale={4} />
+      <Text size={200}>Total: {total ? `${formatAmount(total)} ${currency}` : '-'}</Text>
+      <DecimalField name="paid_amount" label="Paid Amount" scale={2} suffix={currency} />
+      <EntityField
+        key={`collector-${cityId}`}
+        kind="Collector"
+        name="collector_id"
+        label="Collector (who paid)"
+        cityId={cityId}
+        initialLabel={t?.collector?.name ?? undefined}
+      />
+      {direct ? <DecimalField name="commission" label="Commission" scale={2} suffix={currency} /> : null}
+      <CustomFieldInputs entity="Purchase" />
+    </RecordFormDialog>
   );
 }

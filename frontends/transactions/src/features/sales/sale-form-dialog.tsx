@@ -1,28 +1,14 @@
 import { saleInput } from '@bahi/contracts';
-import { FormDialog, formatAmount, formatRate, useSnackbar } from '@bahi/ui';
-import {
-  DateField,
-  DecimalField,
-  EntityField,
-  FormProvider,
-  PreviewPanel,
-  SelectField,
-  usePreview,
-  useSchemaForm,
-  useWatch,
-} from '@bahi/ui/form';
-import { isoDay, type Party, today, useCities, useProducts, useQuery } from '@bahi/ui/screen';
+import { formatAmount, formatRate } from '@bahi/ui';
+import { DateField, DecimalField, EntityField, useWatch } from '@bahi/ui/form';
+import { type Party, today, useCities, useQuery } from '@bahi/ui/screen';
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
-import type { z } from 'zod';
 import { AdjustsField } from '../../shared/adjusts-field.tsx';
-import {
-  blankCustomFields,
-  CustomFieldInputs,
-  customFieldDefaults,
-} from '../../shared/custom-field-inputs.tsx';
-import type { AdjustsRef } from '../../shared/record-list-page.tsx';
-import { save, useTransactionWrite } from '../../shared/transaction-api.ts';
+import { CustomFieldInputs } from '../../shared/custom-field-inputs.tsx';
+import { ProductField } from '../../shared/product-field.tsx';
+import { blankRecord, RecordFormDialog, recordDefaults, useRecordForm } from '../../shared/record-form.tsx';
+import type { RecordFormProps } from '../../shared/record-list-page.tsx';
 import { averageRateQuery, type Sale } from './api.ts';
 import { profitPreview } from './profit.ts';
 
@@ -47,33 +33,37 @@ const agentLabel = (agent: Party) => `${agent.name} (${agent.city?.name ?? 'no c
  * godown, rate, quantity, clearing charge and the custom fields of sales; the average purchase
  * rate of the product in the godown and the profit preview.
  */
-export function SaleFormDialog(props: {
-  sale: Sale | null;
-  /** 'Duplicate as new': a new sale that starts from this one's values. */
-  template?: Sale | null;
-  /** A new sale that adjusts this record of the closed period (issue #30). */
-  adjusts?: AdjustsRef | undefined;
-  cityId: string;
-  onClose(): void;
-}) {
-  const { sale: s } = props;
+export function SaleFormDialog(props: RecordFormProps<Sale>) {
+  const { record: s } = props;
   const t = s ?? props.template ?? null;
   const styles = useStyles();
-  const notify = useSnackbar();
   const cities = useCities();
-  const products = useProducts();
-  const write = useTransactionWrite(save('/transactions/sales', s?.id ?? null));
-  const form = useSchemaForm(saleInput, {
-    sale_date: s?.sale_date ?? today(),
-    agent_id: t?.agent_id ?? '',
-    product_id: t?.product_id ?? '',
-    godown_id: t?.godown_id ?? '',
-    rate: t?.rate ?? '',
-    quantity: t?.quantity ?? '',
-    clearing_charge: t?.clearing_charge ?? '0',
-    custom_fields: customFieldDefaults(t?.customFieldValues),
-    adjusts: s ? (s.adjusts?.id ?? null) : (props.adjusts?.id ?? null),
+  const record = useRecordForm({
+    kind: 'Sale',
+    schema: saleInput,
+    id: s?.id ?? null,
+    defaults: {
+      sale_date: s?.sale_date ?? today(),
+      agent_id: t?.agent_id ?? '',
+      clearing_charge: t?.clearing_charge ?? '0',
+      ...recordDefaults(s, t, props.adjusts),
+    },
+    // Save and New keeps the date and the godown for the next entry (issue #14).
+    next: (v, form) =>
+      form.startNext(
+        {
+          sale_date: form.getValues('sale_date'),
+          agent_id: '',
+          product_id: v.product_id,
+          godown_id: v.godown_id,
+          clearing_charge: '0',
+          ...blankRecord(form.getValues('custom_fields')),
+        },
+        'agent_id',
+      ),
+    onClose: props.onClose,
   });
+  const { form } = record;
   const [productId, godownId, rate, quantity] = useWatch({
     control: form.control,
     name: ['product_id', 'godown_id', 'rate', 'quantity'],
@@ -87,101 +77,45 @@ export function SaleFormDialog(props: {
   const profit = average.data
     ? profitPreview(String(rate ?? ''), String(quantity ?? ''), average.data.average_rate, city?.rate ?? '')
     : null;
-  // The request as sent: the form's values with the date as a full ISO timestamp.
-  const toBody = (v: z.output<typeof saleInput>) => ({ ...v, sale_date: isoDay(v.sale_date) });
-  // What the save would post, from the server's own decider, before Save is pressed.
-  const preview = usePreview(
-    s ? 'PUT' : 'POST',
-    s ? `/transactions/sales/${s.id}` : '/transactions/sales',
-    saleInput,
-    useWatch({ control: form.control }),
-    toBody,
-  );
-  const submit = form.submit(async (v) => {
-    await write.mutateAsync(toBody(v));
-    notify(s ? 'Sale updated successfully!' : 'Sale created successfully!');
-    props.onClose();
-  });
-  // Save and New keeps the date and the godown for the next entry (issue #14).
-  const submitAndNew = form.submit(async (v) => {
-    await write.mutateAsync(toBody(v));
-    notify('Sale created successfully!');
-    form.startNext(
-      {
-        sale_date: form.getValues('sale_date'),
-        agent_id: '',
-        product_id: v.product_id,
-        godown_id: v.godown_id,
-        rate: '',
-        quantity: '',
-        clearing_charge: '0',
-        custom_fields: blankCustomFields(form.getValues('custom_fields')),
-        adjusts: null,
-      },
-      'agent_id',
-    );
-  });
   return (
-    <FormProvider {...form}>
-      <FormDialog
-        open
-        title={s ? 'Edit Sale' : 'New Sale'}
-        busy={form.formState.isSubmitting}
-        error={form.alert}
-        onClose={props.onClose}
-        onSubmit={() => void submit()}
-        onSubmitAndNew={s ? undefined : () => void submitAndNew()}
-      >
-        <DateField name="sale_date" label="Sale Date" required />
-        <AdjustsField reference={s ? s.adjusts : props.adjusts} />
-        <EntityField
-          kind="Agent"
-          name="agent_id"
-          label="Agent"
-          required
-          labelFor={agentLabel}
-          onPicked={(agent) => agent?.city_id && setCityId(agent.city_id)}
-          hint={city ? `A sale in ${city.name} (${city.currency_name})` : undefined}
-          initialLabel={t?.agent.name ?? undefined}
-        />
-        <SelectField
-          name="product_id"
-          label="Product"
-          required
-          placeholder="Choose a product"
-          hint={products.isError ? 'Failed to load required data for the form.' : undefined}
-          choices={(products.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
-        />
-        <EntityField
-          kind="Godown"
-          name="godown_id"
-          label="From Godown"
-          required
-          initialLabel={t?.godown.name ?? undefined}
-        />
-        <DecimalField name="rate" label="Sale Rate" required scale={4} suffix={city?.currency_name ?? ''} />
-        <DecimalField name="quantity" label="Quantity" required scale={4} />
-        <DecimalField name="clearing_charge" label="Clearing Charge" scale={2} suffix="INR" />
-        {average.data ? (
-          <div className={styles.preview} aria-live="polite">
-            <Text size={200}>
-              Average purchase rate: {formatRate(average.data.average_rate)} INR ({average.data.quantity} in
-              stock)
+    <RecordFormDialog record={record}>
+      <DateField name="sale_date" label="Sale Date" required />
+      <AdjustsField reference={s ? s.adjusts : props.adjusts} />
+      <EntityField
+        kind="Agent"
+        name="agent_id"
+        label="Agent"
+        required
+        labelFor={agentLabel}
+        onPicked={(agent) => agent?.city_id && setCityId(agent.city_id)}
+        hint={city ? `A sale in ${city.name} (${city.currency_name})` : undefined}
+        initialLabel={t?.agent.name ?? undefined}
+      />
+      <ProductField />
+      <EntityField
+        kind="Godown"
+        name="godown_id"
+        label="From Godown"
+        required
+        initialLabel={t?.godown.name ?? undefined}
+      />
+      <DecimalField name="rate" label="Sale Rate" required scale={4} suffix={city?.currency_name ?? ''} />
+      <DecimalField name="quantity" label="Quantity" required scale={4} />
+      <DecimalField name="clearing_charge" label="Clearing Charge" scale={2} suffix="INR" />
+      {average.data ? (
+        <div className={styles.preview} aria-live="polite">
+          <Text size={200}>
+            Average purchase rate: {formatRate(average.data.average_rate)} INR ({average.data.quantity} in
+            stock)
+          </Text>
+          {profit ? (
+            <Text size={200} weight="semibold" className={profit.startsWith('-') ? styles.loss : styles.gain}>
+              Estimated profit: {formatAmount(profit)} INR
             </Text>
-            {profit ? (
-              <Text
-                size={200}
-                weight="semibold"
-                className={profit.startsWith('-') ? styles.loss : styles.gain}
-              >
-                Estimated profit: {formatAmount(profit)} INR
-              </Text>
-            ) : null}
-          </div>
-        ) : null}
-        <CustomFieldInputs entity="Sale" />
-        <PreviewPanel preview={preview} />
-      </FormDialog>
-    </FormProvider>
+          ) : null}
+        </div>
+      ) : null}
+      <CustomFieldInputs entity="Sale" />
+    </RecordFormDialog>
   );
 }
