@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestApp, type TestApp } from '../../services/standalone/src/testing/test-app.ts';
 import { openSignedIn } from './browser.ts';
 
@@ -164,7 +164,12 @@ describe('closing the books in Chromium', () => {
     for (const theme of ['dark', 'light'] as const) {
       for (const width of [1366, 390]) {
         await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
-        await adjust().scrollIntoViewIfNeeded();
+        // The row may be drawn anew right after the width changes (table or cards) or the list
+        // settles: scroll to the row that stands, not to one React has just replaced.
+        await vi.waitFor(() => adjust().scrollIntoViewIfNeeded({ timeout: 2_000 }), {
+          timeout: 10_000,
+          interval: 100,
+        });
         await page.screenshot({
           path: join(SHOTS, `books-adjust-row-${width}-${theme}.png`),
           fullPage: true,
