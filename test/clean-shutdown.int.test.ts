@@ -3,15 +3,15 @@
 // between), stopped with SIGTERM while it is busy, and must stop cleanly: exit 0, the requests in
 // flight answered, live streams ended, and the worker gone from the queue at once.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createPostgresEventStore } from '@bahi/event-store';
-import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { createPgSqlClient } from '@bahi/sql-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../scripts/build-services.ts';
 import { call, json, type Reply } from './http.ts';
+import { writeTestLicense } from './license.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, getJson, type Proc, run, waitFor } from './processes.ts';
 
@@ -39,18 +39,7 @@ describe.skipIf(!databaseUrl)('clean shutdown on SIGTERM, each service as compos
   beforeAll(async () => {
     db = await withTestDatabase('shutdown');
     dir = await mkdtemp(join(tmpdir(), 'bahi-shutdown-'));
-    const keys = await generateLicenseKeys();
-    await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
-    await writeFile(
-      join(dir, 'license.jws'),
-      await issueLicense(keys.privateKeyPem, {
-        status: 'Active',
-        type: 'Standard',
-        expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        grace_period_days: 7,
-        expiry_notification_days: 15,
-      }),
-    );
+    await writeTestLicense(dir);
     const services = ['command', 'query', 'projector', 'reports-worker'];
     await buildServices(services);
     const prefix = `shutdown-${randomBytes(4).toString('hex')}`;

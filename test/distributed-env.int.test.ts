@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTestLicense } from './license.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, getJson, type Proc, run, waitFor } from './processes.ts';
 
@@ -31,18 +31,7 @@ describe.skipIf(!databaseUrl)('deployment settings from the environment', () => 
     await writeFile(join(dir, 'jwt_secret'), 'a-test-secret-that-is-long-enough-for-hs256\n');
     await writeFile(join(dir, 'admin_password'), 'admin-password-from-a-file\n');
     // The license as compose mounts it: license.jws and public.pem in one directory.
-    const keys = await generateLicenseKeys();
-    await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
-    await writeFile(
-      join(dir, 'license.jws'),
-      await issueLicense(keys.privateKeyPem, {
-        status: 'Active',
-        type: 'Standard',
-        expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        grace_period_days: 7,
-        expiry_notification_days: 15,
-      }),
-    );
+    await writeTestLicense(dir);
     const license = {
       BAHI_LICENSE_FILE: join(dir, 'license.jws'),
       BAHI_LICENSE_PUBLIC_KEY_FILE: join(dir, 'public.pem'),

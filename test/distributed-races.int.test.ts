@@ -5,14 +5,14 @@
 // hold a funder with ledger lines in another city's currency, nor a deleted product that a
 // purchase still refers to: checked over the read models, and again after a rebuild of them from
 // the log. (Before the locks of write-scope.ts, 18 and 13 rounds of 20 broke them.)
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, nginxAvailable, startGateway } from './gateway.ts';
 import { call, json } from './http.ts';
+import { writeTestLicense } from './license.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, type Proc, run, waitFor } from './processes.ts';
 
@@ -35,18 +35,7 @@ describe.skipIf(!databaseUrl || !nginxAvailable)('cross-record rules with two co
   beforeAll(async () => {
     db = await withTestDatabase('races');
     dir = await mkdtemp(join(tmpdir(), 'bahi-races-'));
-    const keys = await generateLicenseKeys();
-    await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
-    await writeFile(
-      join(dir, 'license.jws'),
-      await issueLicense(keys.privateKeyPem, {
-        status: 'Active',
-        type: 'Standard',
-        expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        grace_period_days: 7,
-        expiry_notification_days: 15,
-      }),
-    );
+    await writeTestLicense(dir);
     const common = {
       DATABASE_URL: db.url,
       HOST: '127.0.0.1',

@@ -5,14 +5,14 @@
 // every request is retried, and the event log is counted: each write is in it once, under the id
 // its retry answered. On the standalone app (PGlite, in-process locks) and on the command service
 // alone on Postgres (advisory locks on held sessions), 200 crashed requests each.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, json } from './http.ts';
+import { writeTestLicense } from './license.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, type Proc, run, waitFor } from './processes.ts';
 
@@ -92,18 +92,7 @@ async function standalone(): Promise<Variant> {
 async function commandOnPostgres(): Promise<Variant> {
   const db = await withTestDatabase('once');
   const dir = await mkdtemp(join(tmpdir(), 'bahi-once-pg-'));
-  const keys = await generateLicenseKeys();
-  await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
-  await writeFile(
-    join(dir, 'license.jws'),
-    await issueLicense(keys.privateKeyPem, {
-      status: 'Active',
-      type: 'Standard',
-      expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      grace_period_days: 7,
-      expiry_notification_days: 15,
-    }),
-  );
+  await writeTestLicense(dir);
   return {
     name: 'command service on Postgres',
     // Each held request holds a session (its key's lock) from a pool of BAHI_DB_POOL_SIZE.

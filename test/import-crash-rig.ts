@@ -2,12 +2,12 @@
 // database, a license, the projector (kept running throughout, as in the distributed
 // deployment) and the command service, started by `up()` as often as the test restarts it; and
 // the kill itself, once the commit's transaction is open and appending. Test code only.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateLicenseKeys, issueLicense } from '@bahi/server-kit';
 import pg from 'pg';
 import { call, json } from './http.ts';
+import { writeTestLicense } from './license.ts';
 import { withTestDatabase } from './postgres.ts';
 import { freePort, type Proc, run, waitFor } from './processes.ts';
 
@@ -33,18 +33,7 @@ export async function openCrashRig(): Promise<CrashRig> {
   const db = await withTestDatabase('import');
   const dir = await mkdtemp(join(tmpdir(), 'bahi-import-crash-'));
   cleanup.push(db.drop, () => rm(dir, { recursive: true, force: true }));
-  const keys = await generateLicenseKeys();
-  await writeFile(join(dir, 'public.pem'), keys.publicKeyPem);
-  await writeFile(
-    join(dir, 'license.jws'),
-    await issueLicense(keys.privateKeyPem, {
-      status: 'Active',
-      type: 'Standard',
-      expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      grace_period_days: 7,
-      expiry_notification_days: 15,
-    }),
-  );
+  await writeTestLicense(dir);
   const license = {
     BAHI_JWT_SECRET: SECRET,
     BAHI_LICENSE_FILE: join(dir, 'license.jws'),
