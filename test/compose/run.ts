@@ -83,6 +83,8 @@ function run(
     child.on('error', (error) => {
       out += String(error);
     });
+    // A command that exits before reading its input closes the pipe: not an error of the run.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => resolve({ code, out, ms: Date.now() - at }));
   });
