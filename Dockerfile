@@ -5,9 +5,11 @@
 # image's init), so SIGTERM reaches it and it stops cleanly.
 #
 # Stages: manifests (the npm manifests alone, for layer caching), build (every dependency, dev
-# ones included, to build the frontends and compile the services), and the final image: the
-# services' production dependencies only (not the frontends' packages, which run in browsers
-# from the built files), the compiled services, and frontends/<name>/dist from the build stage.
+# ones included, to build the frontends and the services), and the final image: /app as
+# `scripts/build-services.ts --image` assembles it (each service and operator command bundled by
+# esbuild with the npm packages it loads, the one native package with what it loads, the report
+# fonts' files alone) and frontends/<name>/dist. No `npm ci` in the final stage: nothing there
+# that the services do not load (docs/decisions.md, "The image's size").
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -28,29 +30,19 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx tsx frontends/build.ts --force \
  && for name in shell masters transactions reports; do test -f "frontends/$name/dist/index.html" || exit 1; done \
- && npx tsx scripts/build-services.ts
+ && npx tsx scripts/build-services.ts --image /src/image-app
 
-# Stage 3: what runs: compiled services (services/<name>/dist/main.mjs, the project's own code
-# bundled by esbuild) and the npm packages they load, installed for the service workspaces only.
+# Stage 3: what runs. /app/services/<name>/dist/main.mjs (each service), /app/scripts/dist/*.mjs
+# (the operator's commands on the deployment's store:
+#   docker-compose run --rm --no-deps projector node scripts/dist/backup.mjs --out /backups/),
+# /app/lib (the code they share), /app/node_modules (argon2's native addon, the report fonts).
+# The standalone app (PGlite) is not in the image: it runs from a clone (`npm start`).
 FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
-# No system fonts: the fonts report PDFs embed are npm dependencies of the reports worker
-# (docs/reports.md), installed below with the rest.
-COPY --from=manifests /src/ ./
-RUN npm ci --omit=dev --no-audit --no-fund \
-      -w @bahi/command -w @bahi/query -w @bahi/projector -w @bahi/reports-worker -w @bahi/standalone \
- && npm cache clean --force
-COPY --from=build /src/services/command/dist ./services/command/dist
-COPY --from=build /src/services/query/dist ./services/query/dist
-COPY --from=build /src/services/projector/dist ./services/projector/dist
-COPY --from=build /src/services/reports-worker/dist ./services/reports-worker/dist
-COPY --from=build /src/services/standalone/dist ./services/standalone/dist
-# The operator's commands on the deployment's store, compiled like the services:
-#   docker-compose run --rm --no-deps projector node scripts/dist/backup.mjs --out /backups/
-COPY --from=build /src/scripts/dist ./scripts/dist
-# The built frontends where the standalone app (BAHI_FRONTENDS_DIR=./frontends) and the compose
-# `frontends` step (frontends/<name>/dist, for the gateway's FRONTENDS_ROOT) look for them.
+COPY --from=build /src/image-app/ ./
+# The built frontends where the compose `frontends` step looks for them (frontends/<name>/dist,
+# copied into the gateway's FRONTENDS_ROOT).
 COPY --from=build /src/frontends/shell/dist ./frontends/shell/dist
 COPY --from=build /src/frontends/masters/dist ./frontends/masters/dist
 COPY --from=build /src/frontends/transactions/dist ./frontends/transactions/dist

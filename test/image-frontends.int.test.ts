@@ -1,7 +1,8 @@
-// What the Docker image would serve, without Docker: the Dockerfile's frontends build step, its
-// COPY of frontends/<name>/dist into the final image, compose's one-shot `frontends` step that
-// copies them into the gateway's volume, and the real nginx gateway over that volume in front of
-// the real query service.
+// What the Docker image would serve, without Docker: the Dockerfile's build step (the frontends,
+// and /app as `scripts/build-services.ts --image` assembles it), its COPY lines into the final
+// image, compose's one-shot `frontends` step that copies the frontends into the gateway's volume,
+// and the real nginx gateway over that volume in front of the query service run from that /app
+// alone (a directory with no node_modules above it: only what the image carries).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,8 +80,11 @@ describe('the Docker build', () => {
     expect(build).toContain('RUN npm ci --no-audit --no-fund'); // rsbuild is a devDependency
     expect(build.some((l) => l.startsWith('RUN npx tsx frontends/build.ts --force'))).toBe(true);
     const final = stages.get('final') ?? [];
-    expect(final.some((l) => /npm ci --omit=dev/.test(l))).toBe(true);
-    // Report fonts are npm dependencies: the image needs no system font package.
+    // No npm in the final stage: /app is the build stage's assembled app, bundles and all.
+    expect(build.some((l) => l.includes('scripts/build-services.ts --image /src/image-app'))).toBe(true);
+    expect(final).toContain('COPY --from=build /src/image-app/ ./');
+    expect(final.some((l) => /\bnpm (ci|install)\b/.test(l))).toBe(false);
+    // Report fonts are in that app (their files): the image needs no system font package.
     expect(final.some((l) => /apt-get install .*fonts-/.test(l))).toBe(false);
     for (const name of FRONTENDS) {
       expect(final).toContain(`COPY --from=build /src/frontends/${name}/dist ./frontends/${name}/dist`);
@@ -122,22 +126,23 @@ describe.skipIf(!nginxAvailable || !databaseUrl)('the image frontends behind the
   let gateway: Gateway | undefined;
 
   beforeAll(async () => {
-    // 1. The Dockerfile's build step: the frontends (without --force: frontends/build.ts reuses
-    // fresh output) and the compiled services, which the final stage copies too. On a clean
-    // clone neither exists before this step.
-    for (const script of ['frontends/build.ts', 'scripts/build-services.ts']) {
-      const built = spawnSync('npx', ['tsx', script], { cwd: root, encoding: 'utf8', timeout: 300_000 });
-      expect(built.status, `${script}\n${built.stdout}\n${built.stderr}`).toBe(0);
-    }
-
     dir = await mkdtemp(join(tmpdir(), 'bahi-image-'));
     await chmod(dir, 0o755); // nginx workers may run as another user
-    // 2. The final image's /app/frontends/<name>/dist, per the Dockerfile's COPY --from=build lines.
+    // 1. The Dockerfile's build step: the frontends (without --force: frontends/build.ts reuses
+    // fresh output) and the image's app, here into the temp directory (the image: /src/image-app).
+    const imageApp = join(dir, 'image-app');
+    for (const args of [['frontends/build.ts'], ['scripts/build-services.ts', '--image', imageApp]]) {
+      const built = spawnSync('npx', ['tsx', ...args], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+      expect(built.status, `${args.join(' ')}\n${built.stdout}\n${built.stderr}`).toBe(0);
+    }
+    // 2. The final image's /app, per the Dockerfile's COPY --from=build lines.
     const app = join(dir, 'app');
     const stages = dockerfileStages(await readFile(join(root, 'Dockerfile'), 'utf8'));
     for (const line of stages.get('final') ?? []) {
-      const copy = /^COPY --from=build \/src\/(\S+) \.\/(\S+)$/.exec(line);
-      if (copy) await cp(join(root, copy[1]!), join(app, copy[2]!), { recursive: true });
+      const copy = /^COPY --from=build \/src\/(\S+) \.\/(\S*)$/.exec(line);
+      if (!copy) continue;
+      const from = copy[1] === 'image-app/' ? imageApp : join(root, copy[1]!);
+      await cp(from, join(app, copy[2]!), { recursive: true });
     }
     // 3. compose's one-shot `frontends` step, from /app into the gateway's volume.
     const volume = join(dir, 'srv', 'frontends');
@@ -156,9 +161,10 @@ describe.skipIf(!nginxAvailable || !databaseUrl)('the image frontends behind the
     const secretFile = join(dir, 'jwt_secret');
     await writeFile(secretFile, 'a-test-secret-that-is-long-enough-for-hs256\n');
     const queryPort = await freePort();
+    // As compose starts it: node on the image's bundle, from /app (nothing above it to load from).
     query = run(
-      'npm',
-      ['run', 'start:query'],
+      'node',
+      ['services/query/dist/main.mjs'],
       {
         DATABASE_URL: db.url,
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -167,7 +173,7 @@ describe.skipIf(!nginxAvailable || !databaseUrl)('the image frontends behind the
         BAHI_DB_POOL_SIZE: '2',
         BAHI_JWT_SECRET_FILE: secretFile,
       },
-      root,
+      app,
     );
     await waitFor(
       'query health',

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { createEventStoreDbEventStore, createPostgresEventStore, type EventStore } from '@bahi/event-store';
 import { openReadDb, type ReadDb } from '@bahi/read-db';
 import { createPgliteSqlClient, createPgSqlClient, type SqlClient } from '@bahi/sql-client';
-import { PGlite } from '@electric-sql/pglite';
 
 export interface Storage {
   sql: SqlClient;
@@ -38,6 +37,17 @@ export async function openEmbeddedStorage(options: {
   dataDir: string;
   pollIntervalMs?: number;
 }): Promise<Storage> {
+  // Loaded here, not at the top: the production image runs the distributed services only and
+  // carries no PGlite (scripts/build-services.ts, --image), so nothing else may need it.
+  let PGlite: typeof import('@electric-sql/pglite').PGlite;
+  try {
+    ({ PGlite } = await import('@electric-sql/pglite'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      'PGlite is not installed here (the production image carries none): set DATABASE_URL to a Postgres, or run the standalone app from a clone (npm ci)',
+    );
+  }
   await mkdir(options.dataDir, { recursive: true });
   const open = async () => {
     const sql = createPgliteSqlClient(await PGlite.create(options.dataDir));

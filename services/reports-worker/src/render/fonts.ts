@@ -113,6 +113,15 @@ function faces(): Face[] {
   ];
 }
 
+/**
+ * Every font file a report may read: Roboto's three and each face's regular and bold. The image
+ * carries these files alone, not the whole font packages (scripts/build-services.ts, --image).
+ */
+export function fontFiles(): string[] {
+  const roboto = ['Regular', 'Medium', 'Italic'].map((name) => join(ROBOTO_DIR, `Roboto-${name}.ttf`));
+  return [...roboto, ...faces().flatMap((face) => [face.regular, face.bold])];
+}
+
 export type FontStyle = 'normal' | 'bold' | 'italics';
 export const DEFAULT_FAMILY = 'Roboto';
 
