@@ -23,10 +23,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from '../../test/processes.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRY = resolve(process.env.ENTRY ?? join(ROOT, 'services/standalone/dist/main.mjs'));
@@ -40,15 +40,6 @@ const loadavg = () =>
     .loadavg()
     .map((n) => n.toFixed(2))
     .join(' ');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
 
 /** User + system CPU seconds of a live process. */
 function cpuSeconds(pid: number): number {

@@ -48,7 +48,8 @@ export function defaultTemplateCache(): string {
   return join(base, 'bahi', 'pglite-templates');
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of that id runs (EPERM: it does, as another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -67,7 +68,7 @@ export async function removeDebris(path: string): Promise<void> {
   for (const entry of entries) {
     if (!entry.startsWith(prefix)) continue;
     const pid = Number(entry.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && alive(pid)) continue; // still being made
+    if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) continue; // still being made
     await rm(join(dir, entry), { recursive: true, force: true });
   }
 }
