@@ -4,6 +4,10 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+
+// Each test makes several PGlite clusters (initdb is seconds of CPU each on a busy machine).
+const SLOW = { timeout: 600_000 };
+
 import { pgliteTemplateKey } from './pglite-template.ts';
 import { openEmbeddedStorage, type Storage } from './storage.ts';
 
@@ -62,7 +66,7 @@ async function migrationTimes(storage: Storage) {
   return [...es.rows.map((r) => new Date(r.applied_at)), ...kysely.rows.map((r) => new Date(r.timestamp))];
 }
 
-describe('a new data directory from the PGlite template (issue #28)', () => {
+describe('a new data directory from the PGlite template (issue #28)', SLOW, () => {
   it('holds exactly what initdb and the migrations make, and records the migrations as applied when it was made', async () => {
     const root = await tempRoot();
     const cache = join(root, 'cache');

@@ -60,23 +60,31 @@ export function processAlive(pid: number): boolean {
 
 const asideName = (path: string) => `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
 
-/** Removes what a crashed process left beside `path` while making it (its `.new-<pid>-…` copies). */
-export async function removeDebris(path: string): Promise<void> {
+/**
+ * Removes what a crashed process left beside `path` while making it (its `.new-<pid>-…` copies);
+ * with `anyName`, whatever any crashed process was making in that directory (the template cache:
+ * a process whose migrations hashed to another key made it).
+ */
+export async function removeDebris(path: string, anyName = false): Promise<void> {
   const dir = dirname(path);
-  const prefix = `${basename(path)}.new-`;
   const entries = await readdir(dir).catch(() => [] as string[]);
   for (const entry of entries) {
-    if (!entry.startsWith(prefix)) continue;
-    const pid = Number(entry.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) continue; // still being made
+    const made = /^(.*)\.new-(\d+)-[0-9a-f]+$/.exec(entry);
+    if (!made || (!anyName && made[1] !== basename(path))) continue;
+    const pid = Number(made[2]);
+    if (processAlive(pid)) continue; // still being made (this process included)
     await rm(join(dir, entry), { recursive: true, force: true });
   }
 }
 
 /** Makes `path` with `make(aside)` on a directory beside it, then renames it into place whole. */
-export async function makeAside(path: string, make: (aside: string) => Promise<void>): Promise<void> {
+export async function makeAside(
+  path: string,
+  make: (aside: string) => Promise<void>,
+  debrisOfAnyName = false,
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await removeDebris(path);
+  await removeDebris(path, debrisOfAnyName);
   const aside = asideName(path);
   try {
     await make(aside);
@@ -106,7 +114,7 @@ export async function ensureTemplate(
     return template;
   }
   try {
-    await makeAside(template, initialise);
+    await makeAside(template, initialise, true);
   } catch (error) {
     if (!existsSync(join(template, 'PG_VERSION'))) throw error;
   }
