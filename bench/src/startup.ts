@@ -8,7 +8,7 @@
  *
  *   npm run build:services -- standalone && npm run startup --workspace bench
  *
- * RUNS (5): pairs of (empty dir, restart). ENTRY: another built main.mjs to measure instead (a
+ * RUNS (5): pairs of (empty dir, restart). ENTRY (a path from the repository root): another built main.mjs to measure instead (a
  * copy of main's, for the figure before a change), run from this checkout (same node_modules, same
  * frontends). BASE_ENTRY: measured too, one run of each alternately, so both see the same
  * machine. The frontends are served from this checkout's frontends/ (build them first: npm run
@@ -29,8 +29,8 @@ import { performance } from 'node:perf_hooks';
 import { freePort } from '../../test/processes.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(process.env.ENTRY ?? join(ROOT, 'services/standalone/dist/main.mjs'));
-const BASE_ENTRY = process.env.BASE_ENTRY ? resolve(process.env.BASE_ENTRY) : undefined;
+const ENTRY = resolve(ROOT, process.env.ENTRY ?? 'services/standalone/dist/main.mjs');
+const BASE_ENTRY = process.env.BASE_ENTRY ? resolve(ROOT, process.env.BASE_ENTRY) : undefined;
 const RUNS = Number(process.env.RUNS ?? 5);
 const RSS_SETTLE_MS = Number(process.env.RSS_SETTLE_MS ?? 3000);
 const CLK_TCK = 100; // Linux's USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
