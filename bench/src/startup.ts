@@ -100,7 +100,7 @@ async function startOnce(entry: string, dataDir: string): Promise<Run> {
         () => false,
       );
       if (ok) break;
-      if (performance.now() - t0 > 120_000) throw new Error(`not healthy after 120 s:\n${output}`);
+      if (performance.now() - t0 > 600_000) throw new Error(`not healthy after 600 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 10));
     }
     const wallS = (performance.now() - t0) / 1000;
