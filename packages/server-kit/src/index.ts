@@ -13,4 +13,5 @@ export * from './license.ts';
 export * from './license-follow.ts';
 export * from './main-runner.ts';
 export * from './metrics.ts';
+export { processAlive } from './pglite-template.ts';
 export * from './storage.ts';

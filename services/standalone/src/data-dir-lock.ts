@@ -1,14 +1,6 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '@bahi/server-kit';
 
 /**
  * One process per data directory: two PGlite instances on the same files would corrupt
@@ -26,7 +18,7 @@ export async function lockDataDir(dataDir: string): Promise<{ release(): Promise
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(JSON.parse(await readFile(path, 'utf8').catch(() => '{}')).pid);
-      if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
+      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
         throw new Error(
           `Another Bahi process (pid ${holder}) is using the data directory ${dataDir}. Stop it first, or set BAHI_DATA_DIR to another directory.`,
         );

@@ -1,4 +1,7 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+// exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
+const loadExcel = async () => (await import('exceljs')).default;
 
 /**
  * A spreadsheet as rows of cells, whatever it came as (XLSX through exceljs, CSV through the small
@@ -28,7 +31,7 @@ export type ReadResult = { ok: true; sheet: Sheet; sheetName: string } | { ok: f
 export const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
 
 export async function readXlsx(bytes: Buffer, wantedSheet: string): Promise<ReadResult> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

@@ -1,7 +1,9 @@
 import type { ImportKind } from '@bahi/contracts';
-import ExcelJS from 'exceljs';
 import type { CityLookup, MasterLookups } from './check.ts';
 import { IMPORT_SPECS } from './columns.ts';
+
+// exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
+const loadExcel = async () => (await import('exceljs')).default;
 
 /**
  * The template of a kind (issue #31): the sheet to fill (its header row only, so nothing but what
@@ -15,7 +17,7 @@ export async function xlsxTemplate(
   masters?: MasterLookups,
 ): Promise<Buffer> {
   const spec = IMPORT_SPECS[kind];
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   workbook.creator = 'Bahi';
   const sheet = workbook.addWorksheet(spec.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = spec.columns.map((c) => ({

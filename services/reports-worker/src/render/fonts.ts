@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as fontkit from 'fontkit';
+import type * as Fontkit from 'fontkit';
 
 /**
  * Fonts embedded in PDFs, all from npm packages (production dependencies of this workspace), so
@@ -192,10 +192,13 @@ export function loadFonts(): FontSet {
     }
     return b;
   };
-  const parsed = new Map<number, fontkit.Font>();
+  const parsed = new Map<number, Fontkit.Font>();
   const font = (i: number) => {
     let f = parsed.get(i);
     if (!f) {
+      // fontkit is required when a font is first parsed, not at start-up: the same CommonJS copy
+      // pdfkit requires, loaded once.
+      const fontkit = require('fontkit') as typeof Fontkit;
       f = fontkit.create(bytes(i === ROBOTO ? fonts[DEFAULT_FAMILY]!.normal : list[i]!.regular));
       parsed.set(i, f);
     }

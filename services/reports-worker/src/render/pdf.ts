@@ -1,5 +1,5 @@
 /// <reference path="../pdfkit.d.ts" />
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { formatDecimal, isDecimal } from './decimal.ts';
 import {
   booksLine,
@@ -33,6 +33,9 @@ export interface RenderOptions {
    */
   onMissing?(characters: string[]): void;
 }
+
+// pdfkit (with fontkit) takes half a second to load: loaded by the first PDF, not at start-up.
+const loadPdfkit = async () => (await import('pdfkit')).default;
 
 let fontSet: FontSet | undefined;
 const fontsOnce = () => {
@@ -374,13 +377,14 @@ function drawSummary(
 
 /** A buffered PDF document with the report's Info (title, books line, verification), and its bytes once ended. */
 function openPdf(
+  PDF: typeof PDFDocument,
   doc: ReportDocument,
   meta: RenderMeta,
   fonts: ReturnType<typeof fontsOnce>,
   at: { size: [number, number]; digest: string; chain: { hash: string; position: string } | undefined },
 ) {
   const { digest, chain } = at;
-  const pdf = new PDFDocument({
+  const pdf = new PDF({
     size: at.size,
     margins: MARGIN,
     bufferPages: true,
@@ -447,7 +451,8 @@ export async function renderPdf(
   const usable = pageWidth - MARGIN.left - MARGIN.right;
   const bottom = pageHeight - MARGIN.bottom;
 
-  const { pdf, done } = openPdf(doc, meta, fonts, { size: [pageWidth, pageHeight], digest, chain });
+  const size: [number, number] = [pageWidth, pageHeight];
+  const { pdf, done } = openPdf(await loadPdfkit(), doc, meta, fonts, { size, digest, chain });
   const t = new Typesetter(pdf, fonts);
 
   // Columns stretched to the page width so every report looks the same; each has 4 pt padding.

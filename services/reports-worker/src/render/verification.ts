@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { parseVerificationKeywords, verificationCode } from './document.ts';
+
+// exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
+const loadExcel = async () => (await import('exceljs')).default;
 
 export interface FileVerification {
   format: 'pdf' | 'xlsx';
@@ -35,7 +38,7 @@ export async function readFileVerification(path: string): Promise<FileVerificati
     keywords = literal?.[1] ?? '';
   } else if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
     format = 'xlsx';
-    const book = new ExcelJS.Workbook();
+    const book = new (await loadExcel()).Workbook();
     await book.xlsx.load(bytes as unknown as ExcelJS.Buffer);
     keywords = book.keywords ?? '';
   } else return undefined;

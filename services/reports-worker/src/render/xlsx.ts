@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { formatDecimal, isDecimal } from './decimal.ts';
 import {
   booksLine,
@@ -14,6 +14,9 @@ import {
 } from './document.ts';
 import { escapeFormula } from './escape.ts';
 import type { RenderMeta } from './pdf.ts';
+
+// exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
+const loadExcel = async () => (await import('exceljs')).default;
 
 const MONEY = '#,##0.00;[Red]-#,##0.00';
 /** A zero shows as '-' (the third section), as in the PDF; the cell stays a number for sums. */
@@ -115,7 +118,7 @@ export async function renderXlsx(doc: ReportDocument, meta: RenderMeta): Promise
     sink.on('finish', () => resolve());
     sink.on('error', reject);
   });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (await loadExcel()).stream.xlsx.WorkbookWriter({
     stream: sink,
     useStyles: true,
     useSharedStrings: false,
