@@ -6,11 +6,9 @@ import {
   type InventoryState,
   inventoryDecider,
   inventoryStreamId,
-  lineTotal,
-  parseDecimal,
   requireOfCity,
 } from '@bahi/domain';
-import { type DecidedRecord, requireRecordable, type TransactionRow } from './transaction-row.ts';
+import { type DecidedRecord, requireRecordable, rowTotal, type TransactionRow } from './transaction-row.ts';
 
 /**
  * One row's purchase decided as POST /api/transactions/purchases decides it (throws the
@@ -48,7 +46,7 @@ export async function decidePurchase({
   }
   requireRecordable(events, facts.closedUpTo);
   if (state) for (const event of events) inventoryDecider.evolve(state, event);
-  const amount = lineTotal(parseDecimal(input.quantity), parseDecimal(input.rate));
+  const amount = rowTotal(input);
   return {
     id,
     streamId,

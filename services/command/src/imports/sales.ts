@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, SaleInput } from '@bahi/contracts';
-import {
-  conflict,
-  DomainError,
-  inventoryDecider,
-  inventoryStreamId,
-  lineTotal,
-  parseDecimal,
-  requireOfCity,
-} from '@bahi/domain';
+import { conflict, DomainError, inventoryDecider, inventoryStreamId, requireOfCity } from '@bahi/domain';
 import { saleRecord } from '../handlers/sales.ts';
-import { cityOf, type DecidedRecord, requireRecordable, type TransactionRow } from './transaction-row.ts';
+import {
+  cityOf,
+  type DecidedRecord,
+  requireRecordable,
+  rowTotal,
+  type TransactionRow,
+} from './transaction-row.ts';
 
 /**
  * One row's sale decided as POST /api/transactions/sales decides it: a RecordSales of one sale
@@ -62,7 +60,7 @@ export async function decideSale({
     expected: version,
     events,
     data: sale,
-    amount: lineTotal(parseDecimal(input.quantity), parseDecimal(input.rate)),
+    amount: rowTotal(input),
     currency: agentCity.currency_name,
     rateCity: agentCity,
   };

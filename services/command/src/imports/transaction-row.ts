@@ -5,6 +5,8 @@ import {
   type Dec,
   type InventoryState,
   invalid,
+  lineTotal,
+  parseDecimal,
   refuseClosedPeriod,
   requireStorable,
   zero,
@@ -82,3 +84,7 @@ export function addAmount(totals: Map<string, { records: number; sum: Dec }>, cu
   total.sum = add(total.sum, amount);
   totals.set(currency, total);
 }
+
+/** Rate x quantity of a purchase or sale row, as its total shows it. */
+export const rowTotal = (row: { rate: string; quantity: string }): Dec =>
+  lineTotal(parseDecimal(row.quantity), parseDecimal(row.rate));
