@@ -188,7 +188,10 @@ describe('importing sales', () => {
     const csv = await fetch(`${app.bahi.url}/api/imports/templates/sales.csv`, {
       headers: { authorization: `Bearer ${app.token}` },
     });
-    expect(await csv.text()).toBe(`\ufeff${HEADERS.sales.join(',')}\r\n`);
+    // Read as bytes: fetch's text() drops the byte-order mark Excel needs to read UTF-8.
+    expect(Buffer.from(await csv.arrayBuffer()).toString('utf8')).toBe(
+      `\ufeff${HEADERS.sales.join(',')}\r\n`,
+    );
   });
 
   it('flags wrong rows on their cells (the stock counting the rows above) and writes nothing', async () => {
