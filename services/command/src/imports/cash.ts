@@ -12,7 +12,7 @@ import {
   paymentStreamId,
   requireOfCity,
 } from '@bahi/domain';
-import type { CityLookup } from './check.ts';
+import type { CityLookup } from './refs.ts';
 import { cityOf, type DecidedRecord, requireRecordable, type TransactionRow } from './transaction-row.ts';
 
 /**

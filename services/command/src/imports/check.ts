@@ -31,18 +31,12 @@ import {
   type RefType,
 } from './columns.ts';
 import type { Sheet } from './read-file.ts';
-import { lookUpRef, nameKey, REF_KIND, type RefIndex, type RefLookup } from './refs.ts';
+import { type CityLookup, lookUpRef, nameKey, REF_KIND, type RefIndex, type RefLookup } from './refs.ts';
+
 import { addAmount, type BookFacts } from './transaction-row.ts';
 import { TRANSACTION_KINDS } from './transactions.ts';
 
-/** A city as the import looks it up by name. */
-export interface CityLookup {
-  id: string;
-  name: string;
-  currency_name: string;
-  /** As its stream has it (transactions: the rate the decider posts at). */
-  rate?: string;
-}
+export type { CityLookup };
 
 /** The masters rows may name: the cities and, for a kind with such columns, the others by kind. */
 export interface MasterLookups {

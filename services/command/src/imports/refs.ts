@@ -7,6 +7,15 @@ import type { RefType } from './columns.ts';
  * message naming the candidates when none or several match.
  */
 
+/** A city as the import looks it up by name. */
+export interface CityLookup {
+  id: string;
+  name: string;
+  currency_name: string;
+  /** As its stream has it (transactions: the rate the decider posts at). */
+  rate?: string;
+}
+
 /** A master a row may name, as the read side has it. */
 export interface RefLookup {
   id: string;

@@ -11,8 +11,7 @@ import {
   requireStorable,
   zero,
 } from '@bahi/domain';
-import type { CityLookup } from './check.ts';
-import type { RefLookup } from './refs.ts';
+import type { CityLookup, RefLookup } from './refs.ts';
 
 /**
  * What deciding a transaction row shares (issue #31): each valid row is decided as its API route
