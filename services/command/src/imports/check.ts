@@ -32,7 +32,6 @@ import {
 } from './columns.ts';
 import type { Sheet } from './read-file.ts';
 import { type CityLookup, lookUpRef, nameKey, REF_KIND, type RefIndex, type RefLookup } from './refs.ts';
-
 import { addAmount, type BookFacts } from './transaction-row.ts';
 import { TRANSACTION_KINDS } from './transactions.ts';
 
