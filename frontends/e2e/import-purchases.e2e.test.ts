@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +9,12 @@ import { openTestApp, type TestApp } from '../../services/standalone/src/testing
 import { openSignedIn } from './browser.ts';
 
 /**
- * Settings > Import with the purchases kind (issue #31) in Chromium: a file of purchases naming
+ * Settings > Import with the transaction kinds (issue #31) in Chromium. Purchases: a file naming
  * the masters by name uploaded, a wrong row flagged on its cell; fixed, the preview shows each
  * account before and after and the stock moved (the figures the API's preview has); committed,
- * the funder's ledger shows the balance the preview promised.
+ * the funder's ledger shows the balance the preview promised. Expenses: the template downloaded
+ * from the screen and filled, a wrong row flagged, the fixed file previewed and committed, and
+ * the expenses list as the API gives it holds the rows.
  */
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
@@ -41,23 +43,27 @@ async function api(method: string, path: string, body?: unknown) {
   return r.body;
 }
 
-async function file(rows: ExcelJS.CellValue[][]): Promise<string> {
+/** A workbook with `rows` under the header on `sheet`: a new one, or the downloaded template. */
+async function file(
+  rows: ExcelJS.CellValue[][],
+  { sheet = 'Purchases', template }: { sheet?: string; template?: Buffer } = {},
+): Promise<string> {
   const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet('Purchases');
-  sheet.addRow(HEADER);
-  for (const row of rows) sheet.addRow(row);
-  const path = join(dir, `purchases-${Date.now()}.xlsx`);
+  if (template) await wb.xlsx.load(template as unknown as ArrayBuffer);
+  else wb.addWorksheet(sheet).addRow(HEADER);
+  for (const row of rows) wb.getWorksheet(sheet)!.addRow(row);
+  const path = join(dir, `${sheet.toLowerCase()}-${Date.now()}.xlsx`);
   await writeFile(path, Buffer.from(await wb.xlsx.writeBuffer()));
   return path;
 }
 
-async function shots(name: string) {
+async function shots(name: string, kind = 'purchases') {
   for (const theme of ['dark', 'light'] as const) {
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
       await page.getByRole('region', { name: 'Preview' }).scrollIntoViewIfNeeded();
       await page.screenshot({
-        path: join(SHOTS, `import-purchases-${name}-${width}-${theme}.png`),
+        path: join(SHOTS, `import-${kind}-${name}-${width}-${theme}.png`),
         fullPage: true,
       });
     }
@@ -79,6 +85,7 @@ beforeAll(async () => {
     await api('POST', '/masters/funders', { name: 'Haji Rahim', city_id: ids.Kabul, opening_balance: '500' })
   ).id;
   await api('POST', '/masters/agents', { name: 'Bilal', city_id: ids.Kabul });
+  ids.Imran = (await api('POST', '/masters/collectors', { name: 'Imran', city_id: ids.Kabul })).id;
   await app.syncToHead();
   browser = await openSignedIn(app);
   page = browser.page;
@@ -144,5 +151,74 @@ describe('importing purchases in Chromium', () => {
     await app.syncToHead();
     const ledger = await api('GET', `/reports/ledger/Funder/${ids.Rahim}`);
     expect(ledger.closingBalance).toBe('1605.00');
+  }, 180_000);
+
+  it('imports expenses: the template from the screen filled, a wrong row flagged, the fixed file committed', async () => {
+    await page.goto(`${app.bahi.url}/settings/import`);
+    await page.getByLabel('What to import').selectOption({ label: 'Expenses' });
+    await page.getByText('and the cities, collectors and godowns in Bahi to look names up').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download Excel template' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('bahi-expenses-template.xlsx');
+    const template = await readFile((await download.path())!);
+    const check = new ExcelJS.Workbook();
+    await check.xlsx.load(template as unknown as ArrayBuffer);
+    expect((check.getWorksheet('Expenses')!.getRow(1).values as unknown[]).slice(1)).toEqual([
+      'Expense Date',
+      'City',
+      'Category',
+      'Amount',
+      'Paid From Type',
+      'Paid From',
+      'Remarks',
+    ]);
+    const good: ExcelJS.CellValue[][] = [
+      ['05/04/2026', 'Kabul', 'Rent', '1,200.50', 'Collector', 'Imran', 'April rent'],
+      [46118, 'Kabul ', 'Freight', '₹ 1,00,000', 'Godown', 'Bhiwandi', null],
+    ];
+    const opts = { sheet: 'Expenses', template };
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles(
+        await file([...good, ['06/04/2026', 'Kabul', 'Rent', '10', 'Collector', 'Nobody']], opts),
+      );
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByText('3 rows: 2 ready, 1 wrong').waitFor();
+    const note = preview.getByRole('note');
+    await expect.poll(() => note.count()).toBe(1);
+    expect(await note.textContent()).toMatch(/^F4: No collector of Kabul is named "Nobody"/);
+    await shots('wrong', 'expenses');
+
+    await page.locator('input[type="file"]').setInputFiles(await file(good, opts));
+    await preview.getByText('2 rows: 2 ready, 0 wrong').waitFor();
+    const effect = preview.getByRole('region', { name: 'Effect on the books' });
+    await effect.getByText('AFN: 1 expense, 1,200.50 in all').waitFor();
+    await effect
+      .getByText('INR: 1 expense, 1,00,000.00 in all')
+      .or(effect.getByText('INR: 1 expense, 100,000.00 in all'))
+      .waitFor();
+    const imran = effect
+      .getByRole('table', { name: 'Accounts before and after' })
+      .getByRole('row')
+      .filter({ hasText: 'Imran' });
+    await imran.getByText('-1,200.50', { exact: true }).waitFor();
+    await shots('valid', 'expenses');
+
+    await preview.getByRole('button', { name: 'Commit 2 expenses' }).click();
+    await preview
+      .getByRole('status')
+      .getByText(/^Imported 2 expenses from expenses-\d+\.xlsx by /)
+      .waitFor();
+    await app.syncToHead();
+    const list = await api('GET', `/transactions/expenses?city_id=${ids.Kabul}&limit=50`);
+    const rows = JSON.stringify(list);
+    expect(rows).toContain('1200.50');
+    expect(rows).toContain('100000.00');
+    expect(rows).toContain('April rent');
+    // The screen's link opens the list the API answered from.
+    await preview.getByRole('link', { name: 'Open Expenses' }).click();
+    await page.getByText('April rent').first().waitFor();
   }, 180_000);
 });

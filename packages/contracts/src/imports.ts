@@ -14,6 +14,10 @@ export const IMPORT_KINDS = [
   'collectors',
   'godowns',
   'purchases',
+  'sales',
+  'payments',
+  'expenses',
+  'incomes',
 ] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
@@ -92,7 +96,7 @@ export const importEffect = z.object({
       currency: z.string(),
       records: z.number().int(),
       opening_balance: z.string(),
-      /** Purchases: rate x quantity of the rows in this currency. */
+      /** Transactions: what the rows record in this currency (rate x quantity, or the amount). */
       amount: z.string().optional(),
     }),
   ),

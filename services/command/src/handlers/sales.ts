@@ -1,4 +1,4 @@
-import type { AdjustmentRef, BulkSaleInput, SaleInput, SaleReturnInput } from '@bahi/contracts';
+import type { AdjustmentRef, BulkSaleInput, EventData, SaleInput, SaleReturnInput } from '@bahi/contracts';
 import { DomainError, type InventoryCommand, inventoryDecider, inventoryStreamId } from '@bahi/domain';
 import { adjustmentOf } from '../adjustments.ts';
 import { execute } from '../execute.ts';
@@ -13,6 +13,27 @@ interface SaleRow {
   rate: string;
   quantity: string;
   clearing_charge: string;
+}
+
+/** A sale as its events record it (the fields in the order the events keep them). */
+export function saleRecord(
+  id: string,
+  fields: SaleRow & { sale_date: string; product_id: string; godown_id: string },
+  customFields: Record<string, unknown>,
+  adjusts?: AdjustmentRef,
+): EventData<'SaleRecorded'>['sale'] {
+  return {
+    id,
+    sale_date: fields.sale_date,
+    agent_id: fields.agent_id,
+    product_id: fields.product_id,
+    godown_id: fields.godown_id,
+    rate: fields.rate,
+    quantity: fields.quantity,
+    clearing_charge: fields.clearing_charge,
+    custom_fields: customFields,
+    ...(adjusts ? { adjusts } : {}),
+  };
 }
 
 /** One sale, or a bulk sale's rows: all recorded in one decision, or none. */
@@ -34,18 +55,7 @@ async function recordSales(
   for (const [index, row] of rows.entries()) {
     const path = rows.length === 1 ? 'agent_id' : `sales.${index}.agent_id`;
     sales.push({
-      sale: {
-        id: newRecordId(),
-        sale_date: common.sale_date,
-        agent_id: row.agent_id,
-        product_id: common.product_id,
-        godown_id: common.godown_id,
-        rate: row.rate,
-        quantity: row.quantity,
-        clearing_charge: row.clearing_charge,
-        custom_fields: common.custom_fields ?? {},
-        ...(common.adjusts ? { adjusts: common.adjusts } : {}),
-      },
+      sale: saleRecord(newRecordId(), { ...common, ...row }, common.custom_fields ?? {}, common.adjusts),
       agentCity: await agentCity(deps, row.agent_id, path),
     });
   }
@@ -84,18 +94,12 @@ export async function updateSale(ctx: HandlerContext, id: string, input: SaleInp
   const streamId = await locate(deps, 'Sale', id);
   const product = await requireActive(deps, 'Product', input.product_id, 'product_id');
   const godown = await requireActive(deps, 'Godown', input.godown_id, 'godown_id');
-  const sale = {
+  const sale = saleRecord(
     id,
-    sale_date: input.sale_date,
-    agent_id: input.agent_id,
-    product_id: input.product_id,
-    godown_id: input.godown_id,
-    rate: input.rate,
-    quantity: input.quantity,
-    clearing_charge: input.clearing_charge,
-    custom_fields: await customFields(deps, 'Sale', input.custom_fields, ctx.seen),
-    adjusts: await adjustmentOf(deps, input.adjusts, id),
-  };
+    input,
+    await customFields(deps, 'Sale', input.custom_fields, ctx.seen),
+    await adjustmentOf(deps, input.adjusts, id),
+  );
   const city = await agentCity(deps, input.agent_id, 'agent_id');
   const { position } = await execute(deps.eventStore, ctx.meta, streamId, inventoryDecider, {
     type: 'UpdateSale',

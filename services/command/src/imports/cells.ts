@@ -46,8 +46,9 @@ export function dateFromSerial(serial: number): string | undefined {
   return new Date(EXCEL_EPOCH_MS + serial * 86_400_000).toISOString().slice(0, 10);
 }
 
+// The longer marks first: "AFN 1,200" must not lose "AF" and leave "N 1,200".
 const CURRENCY =
-  /^(?:₹|rs\.?|inr|rupees?|\$|usd|€|£|af|afn|؋|pkr)\s*|\s*(?:₹|rs\.?|inr|rupees?|\$|usd|€|£|af|afn|؋|pkr)$/i;
+  /^(?:₹|rs\.?|inr|rupees?|\$|usd|€|£|afn|af|؋|pkr)\s*|\s*(?:₹|rs\.?|inr|rupees?|\$|usd|€|£|afn|af|؋|pkr)$/i;
 const GROUPED_INDIAN = /^\d{1,2}(?:,\d{2})*,\d{3}(?:\.\d*)?$/;
 const GROUPED_WESTERN = /^\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
 

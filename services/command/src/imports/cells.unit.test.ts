@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCell } from './cells.ts';
+import { numberText, readCell } from './cells.ts';
 
 const number = (value: number) => readCell({ value } as never, 'amount', 'C2');
 
@@ -23,5 +23,15 @@ describe('a number cell read as exact decimal text', () => {
       msg: 'Cell C2 holds a number too large to be a value here.',
     });
     expect(number(Number.POSITIVE_INFINITY).ok).toBe(false);
+  });
+});
+
+describe('a number typed as text', () => {
+  it('drops grouping and currency marks, the longer mark before its prefix', () => {
+    expect(numberText('AFN 1,200.50')).toBe('1200.50');
+    expect(numberText('1,200.50 afn')).toBe('1200.50');
+    expect(numberText('AF 500')).toBe('500');
+    expect(numberText('₹ 1,00,000')).toBe('100000');
+    expect(numberText('Rs. 80.50')).toBe('80.50');
   });
 });

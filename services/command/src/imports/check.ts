@@ -5,7 +5,6 @@ import {
   type ImportCellError,
   type ImportPreview,
   type ImportRow,
-  type PurchaseInput,
   parseEvent,
 } from '@bahi/contracts';
 import {
@@ -31,26 +30,12 @@ import {
   REF_TYPES,
   type RefType,
 } from './columns.ts';
-import {
-  addAmount,
-  decidePurchase,
-  lookUpRef,
-  nameKey,
-  type PurchaseFacts,
-  REF_KIND,
-  type RefIndex,
-  type RefLookup,
-} from './purchases.ts';
 import type { Sheet } from './read-file.ts';
+import { type CityLookup, lookUpRef, nameKey, REF_KIND, type RefIndex, type RefLookup } from './refs.ts';
+import { addAmount, type BookFacts } from './transaction-row.ts';
+import { TRANSACTION_KINDS } from './transactions.ts';
 
-/** A city as the import looks it up by name. */
-export interface CityLookup {
-  id: string;
-  name: string;
-  currency_name: string;
-  /** As its stream has it (purchases: the rate the decider posts at). */
-  rate?: string;
-}
+export type { CityLookup };
 
 /** The masters rows may name: the cities and, for a kind with such columns, the others by kind. */
 export interface MasterLookups {
@@ -63,7 +48,7 @@ export interface RowRef {
   kind: Exclude<MasterKind, 'User' | 'CustomFieldDefinition'>;
   field: string;
   cityId: string | null;
-  /** A city of a purchase: the rate and currency the rows were decided at. */
+  /** A city of a transaction: the rate and currency the rows were decided at. */
   rate?: string;
   currency?: string;
 }
@@ -123,7 +108,7 @@ interface RowContext {
   citiesById: Map<string, CityLookup>;
   cityNames: Map<string, string>;
   refs: Partial<Record<RefType, RefIndex>>;
-  purchases: PurchaseFacts | undefined;
+  facts: BookFacts | undefined;
   totals: Map<string, { records: number; sum: Dec }>;
   opening: NonNullable<ImportPreview['effect']>['opening_balances'];
 }
@@ -138,7 +123,7 @@ export async function checkSheet(
   sheet: Sheet,
   spec: ImportKindSpec,
   masters: MasterLookups,
-  purchases?: PurchaseFacts,
+  facts?: BookFacts,
 ): Promise<CheckResult> {
   const { cities } = masters;
   const result = emptyCheck();
@@ -174,7 +159,7 @@ export async function checkSheet(
     citiesByName,
     citiesById: new Map(cities.map((c) => [c.id, c])),
     refs: masters.refs ?? {},
-    purchases,
+    facts,
     totals: new Map(),
     opening: [],
   };
@@ -252,7 +237,8 @@ async function checkRow({ number, cells }: SheetRow, context: RowContext, result
   if (errors.length === 0 && parsed.success) {
     try {
       if (spec.master) decideRow(number, parsed.data as Record<string, unknown>, city, context, result);
-      else await purchaseRow(number, parsed.data as PurchaseInput, city!, parties, context, result);
+      else
+        await transactionRow(number, parsed.data as Record<string, unknown>, city, parties, context, result);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const refusal = error as DomainError & { errors?: Array<{ msg: string; path?: string }> };
@@ -290,7 +276,8 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       values[column.header] =
         cell.value instanceof Date ? cell.value.toISOString().slice(0, 10) : String(cell.value).trim();
   }
-  // The city first: a party is looked up among those of the row's city.
+  // The city and the plain cells first (a Party Type before its Party), then the names in column
+  // order: a party among those of the row's city, or else of the party named before it.
   const ordered = [...at].sort(([, a], [, b]) => Number(isRef(a)) - Number(isRef(b)));
   for (const [col, column] of ordered) {
     const letter = columnLetter(col);
@@ -310,9 +297,21 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       continue;
     }
     if (isRef(column)) {
-      const type = column.type as RefType;
+      const type = refTypeOf(column, input);
+      if (type === undefined) {
+        const kindColumn = context.spec.columns.find((c) => c.field === column.entityOf?.field);
+        if (!errors.some((e) => e.field === column.entityOf?.field))
+          errors.push(
+            fileError(
+              `"${reading.text.slice(0, 60)}" cannot be looked up: write ${(kindColumn?.choices ?? []).join(' or ')} in the ${kindColumn?.header ?? ''} column.`,
+              where(column, letter),
+            ),
+          );
+        continue;
+      }
       const index = context.refs[type] ?? { byId: new Map(), byName: new Map() };
-      const found = lookUpRef(type, reading.text, city, index, context.cityNames);
+      const anchor = city ?? partyCity(parties, context.citiesById);
+      const found = lookUpRef(type, reading.text, anchor, index, context.cityNames);
       if (typeof found === 'string') errors.push(fileError(found, where(column, letter)));
       else {
         parties.set(column.field, found);
@@ -320,12 +319,30 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       }
       continue;
     }
-    input[column.field] = column.field === 'type' ? choice(reading.text, ['Godown', 'Direct']) : reading.text;
+    input[column.field] = column.choices ? choice(reading.text, column.choices) : reading.text;
   }
   return { values, input, city, parties, errors };
 }
 
-const isRef = (column: ImportColumn) => (REF_TYPES as readonly string[]).includes(column.type);
+const isRef = (column: ImportColumn) =>
+  column.type === 'entity' || (REF_TYPES as readonly string[]).includes(column.type);
+/** The master kind a ref column names: its own, or (an entity column) the one its kind column gives. */
+function refTypeOf(column: ImportColumn, input: Record<string, unknown>): RefType | undefined {
+  if (!column.entityOf) return column.type as RefType;
+  const kind = input[column.entityOf.field];
+  return typeof kind === 'string' ? column.entityOf.types[kind.toLowerCase()] : undefined;
+}
+/** The city of the first party (funder, agent, collector) the row named: where its other parties are looked up. */
+function partyCity(
+  parties: ReadonlyMap<string, RefLookup>,
+  citiesById: ReadonlyMap<string, CityLookup>,
+): CityLookup | undefined {
+  for (const party of parties.values()) {
+    const city = party.city_id ? citiesById.get(party.city_id) : undefined;
+    if (city) return city;
+  }
+  return undefined;
+}
 const isLookup = (column: ImportColumn | undefined) => column?.type === 'city' || (!!column && isRef(column));
 /** "godown" and "GODOWN" read as Godown: one of the choices, whatever its case; otherwise as written. */
 const choice = (text: string, choices: readonly string[]) =>
@@ -415,21 +432,23 @@ function decideRow(
   });
 }
 
-/** A purchase row decided as the API decides it; the masters it names kept for the commit's locks. */
-async function purchaseRow(
+/** A transaction row decided as the API decides it; the masters it names kept for the commit's locks. */
+async function transactionRow(
   number: number,
-  input: PurchaseInput,
-  city: CityLookup,
+  input: Record<string, unknown>,
+  city: CityLookup | undefined,
   parties: Map<string, RefLookup>,
   context: RowContext,
   result: CheckResult,
 ): Promise<void> {
-  const decided = await decidePurchase(
-    input,
-    { rate: city.rate ?? '0', currency_name: city.currency_name },
-    (field) => parties.get(field),
-    context.purchases!,
-  );
+  const decide = TRANSACTION_KINDS[context.spec.kind]!;
+  const decided = await decide({
+    input: input as never,
+    city,
+    parties: (field) => parties.get(field),
+    cities: context.citiesById,
+    facts: context.facts!,
+  });
   result.records.push({
     row: number,
     id: decided.id,
@@ -439,24 +458,29 @@ async function purchaseRow(
   });
   if (decided.expected !== 'no_stream' && !result.expected.has(decided.streamId))
     result.expected.set(decided.streamId, decided.expected);
-  result.refs.set(city.id, {
-    kind: 'City',
-    field: 'city_id',
-    cityId: null,
-    rate: city.rate,
-    currency: city.currency_name,
-  });
+  if (city && !result.refs.has(city.id))
+    result.refs.set(city.id, { kind: 'City', field: 'city_id', cityId: null });
+  const rated = decided.rateCity;
+  if (rated)
+    result.refs.set(rated.id, {
+      kind: 'City',
+      field: 'city_id',
+      cityId: null,
+      rate: rated.rate,
+      currency: rated.currency_name,
+    });
   for (const column of context.spec.columns) {
     const found = isRef(column) ? parties.get(column.field) : undefined;
-    if (!found || (column.field === 'agent_id' && input.type !== 'Direct')) continue;
-    const kind = REF_KIND[column.type as RefType];
+    // A master the schema dropped (an agent of a Godown purchase, a godown of a Currency payment) is not recorded.
+    if (!found || decided.data[column.field] !== found.id) continue;
+    const kind = REF_KIND[refTypeOf(column, input)!];
     result.refs.set(found.id, {
       kind,
       field: column.field,
-      cityId: kind === 'Product' || kind === 'Godown' ? null : city.id,
+      cityId: kind === 'Product' || kind === 'Godown' ? null : found.city_id,
     });
   }
-  addAmount(context.totals, city.currency_name, decided.amount);
+  addAmount(context.totals, decided.currency, decided.amount);
 }
 
 /** A city by its id or its name; a message naming the candidates when none or several match. */

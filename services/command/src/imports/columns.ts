@@ -2,13 +2,17 @@ import {
   agentInput,
   cityInput,
   collectorInput,
+  expenseInput,
   funderInput,
   godownInput,
   type ImportKind,
+  incomeInput,
+  paymentInput,
   productInput,
   purchaseInput,
+  saleInput,
 } from '@bahi/contracts';
-import type { MasterKind } from '@bahi/domain';
+import type { CustomFieldEntity, MasterKind } from '@bahi/domain';
 import type { z } from 'zod';
 
 /**
@@ -16,7 +20,7 @@ import type { z } from 'zod';
  * how its cells are read, and the rule and example the template shows. The row is then checked
  * with the kind's own request schema from @bahi/contracts, as POST /api/masters/<kind> checks it.
  */
-export type CellType = 'text' | 'amount' | 'rate' | 'quantity' | 'date' | 'city' | RefType;
+export type CellType = 'text' | 'amount' | 'rate' | 'quantity' | 'date' | 'city' | 'entity' | RefType;
 
 /** Columns that name a master the API takes by id: looked up by name (a party within the row's city). */
 export type RefType = 'funder' | 'agent' | 'collector' | 'product' | 'godown';
@@ -29,6 +33,10 @@ export interface ImportColumn {
   required: boolean;
   rule: string;
   example: string;
+  /** The values the API takes (any case in a cell reads as the API spells it). */
+  choices?: readonly string[];
+  /** An 'entity' column: the master it names is of the kind another column's value gives. */
+  entityOf?: { field: string; types: Readonly<Record<string, RefType>> };
 }
 
 export interface ImportKindSpec {
@@ -43,6 +51,8 @@ export interface ImportKindSpec {
   columns: ImportColumn[];
   /** Whether the records carry an opening balance (the preview's effect lists them). */
   balances: boolean;
+  /** A transaction kind whose records carry custom fields: the entity their definitions apply to. */
+  customFields?: CustomFieldEntity;
 }
 
 const name = (label: string, example: string): ImportColumn => ({
@@ -122,6 +132,7 @@ const purchaseColumns: ImportColumn[] = [
     required: true,
     rule: 'Godown (the goods go into a godown) or Direct (straight to an agent).',
     example: 'Godown',
+    choices: ['Godown', 'Direct'],
   },
   {
     header: 'Purchase Date',
@@ -198,6 +209,186 @@ const purchaseColumns: ImportColumn[] = [
     example: '',
   },
 ];
+
+/** A transaction's date column: a date cell or text, not in a closed period. */
+const txDate = (header: string, field: string): ImportColumn => ({
+  header,
+  field,
+  type: 'date',
+  required: true,
+  rule: 'A date cell, or text as 2026-04-01 or 01/04/2026 (day first); not in a closed period.',
+  example: '2026-04-01',
+});
+const money = (header: string, field: string, required: boolean, rule: string, example: string) =>
+  ({ header, field, type: 'amount', required, rule, example }) satisfies ImportColumn;
+const remarks = (header: string, field: string): ImportColumn => ({
+  header,
+  field,
+  type: 'text',
+  required: false,
+  rule: 'Up to 500 characters.',
+  example: '',
+});
+/**
+ * A City column the API does not take (a sale's or a payment's city is its party's): it only
+ * narrows the look-up of a party by name, when parties of two cities share the name.
+ */
+const partyCity = (party: string): ImportColumn => ({
+  ...city,
+  required: false,
+  rule: `The ${party}'s city (see the Cities sheet): needed only when ${party}s of two cities share the name; may be empty.`,
+  example: '',
+});
+
+const saleColumns: ImportColumn[] = [
+  txDate('Sale Date', 'sale_date'),
+  partyCity('agent'),
+  ref(
+    'Agent',
+    'agent_id',
+    'agent',
+    true,
+    'The name of the agent sold to (see the Masters sheet); two agents with the name are refused with both (write the City, or the id).',
+    'Bilal Traders',
+  ),
+  ref('Product', 'product_id', 'product', true, 'The name of a product in Bahi.', 'Cumin'),
+  ref(
+    'Godown',
+    'godown_id',
+    'godown',
+    true,
+    'The godown the goods leave from: it must hold the quantity (the rows above in the file count).',
+    'Bhiwandi',
+  ),
+  {
+    header: 'Rate',
+    field: 'rate',
+    type: 'rate',
+    required: true,
+    rule: 'Sale price of one unit in the agent’s city currency, more than 0, up to 4 decimal places.',
+    example: '300',
+  },
+  {
+    header: 'Quantity',
+    field: 'quantity',
+    type: 'quantity',
+    required: true,
+    rule: 'More than 0, up to 4 decimal places; no more than the godown holds.',
+    example: '10',
+  },
+  money(
+    'Clearing Charge',
+    'clearing_charge',
+    false,
+    'The clearing charge of the sale, owed to the godown, in rupees, up to 2 decimal places; empty is 0.',
+    '',
+  ),
+];
+
+const PARTY_TYPES = { funder: 'funder', agent: 'agent' } as const;
+const CASH_TYPES = { collector: 'collector', godown: 'godown' } as const;
+
+const paymentColumns: ImportColumn[] = [
+  txDate('Payment Date', 'payment_date'),
+  {
+    header: 'Party Type',
+    field: 'related_entity_type',
+    type: 'text',
+    required: true,
+    rule: 'Funder (a payment to a funder) or Agent (a receipt from an agent).',
+    example: 'Funder',
+    choices: ['Funder', 'Agent'],
+  },
+  partyCity('party'),
+  {
+    header: 'Party',
+    field: 'related_entity_id',
+    type: 'entity',
+    required: true,
+    rule: 'The name of the funder or agent (as Party Type says; see the Masters sheet); two with the name are refused with both.',
+    example: 'Haji Rahim',
+    entityOf: { field: 'related_entity_type', types: PARTY_TYPES },
+  },
+  money(
+    'Amount',
+    'amount',
+    true,
+    'More than 0, up to 2 decimal places: in the party’s city currency for Currency, in rupees for INR. "1,00,000" and "₹ 5,000" are read as numbers.',
+    '5000',
+  ),
+  {
+    header: 'Payment Mode',
+    field: 'payment_mode',
+    type: 'text',
+    required: true,
+    rule: 'Currency (a collector of the party’s city handles the cash) or INR (a godown does).',
+    example: 'Currency',
+    choices: ['Currency', 'INR'],
+  },
+  ref(
+    'Collector',
+    'collector_id',
+    'collector',
+    false,
+    'For Currency: the collector of the party’s city who handles the cash; ignored for INR.',
+    'Imran',
+  ),
+  ref(
+    'Godown',
+    'godown_id',
+    'godown',
+    false,
+    'For INR: the godown that handles the cash; ignored for Currency.',
+    '',
+  ),
+  { ...remarks('Reference', 'reference'), rule: 'A cheque number or a note, up to 500 characters.' },
+];
+
+/** An expense's Paid From, an income's Received By: a collector of the row's city or a godown. */
+const cashEntryColumns = (kind: 'Expense' | 'Income'): ImportColumn[] => {
+  const [side, field, verb] =
+    kind === 'Expense'
+      ? (['Paid From', 'paid_from', 'pays it'] as const)
+      : (['Received By', 'received_by', 'receives it'] as const);
+  return [
+    txDate(`${kind} Date`, `${kind.toLowerCase()}_date`),
+    city,
+    {
+      header: 'Category',
+      field: 'category',
+      type: 'text',
+      required: true,
+      rule: 'Up to 100 characters, e.g. Rent or Commission; the day-wise report groups by it.',
+      example: kind === 'Expense' ? 'Rent' : 'Commission',
+    },
+    money(
+      'Amount',
+      'amount',
+      true,
+      'More than 0, up to 2 decimal places: in the city’s currency when a collector handles it, in rupees when a godown does.',
+      '2500',
+    ),
+    {
+      header: `${side} Type`,
+      field: `${field}_entity_type`,
+      type: 'text',
+      required: true,
+      rule: `Collector or Godown: who ${verb}.`,
+      example: 'Collector',
+      choices: ['Collector', 'Godown'],
+    },
+    {
+      header: side,
+      field: `${field}_entity_id`,
+      type: 'entity',
+      required: true,
+      rule: `The name of the collector (of that city) or the godown who ${verb} (see the Masters sheet).`,
+      example: 'Imran',
+      entityOf: { field: `${field}_entity_type`, types: CASH_TYPES },
+    },
+    remarks('Remarks', 'remarks'),
+  ];
+};
 
 export const IMPORT_SPECS: Record<ImportKind, ImportKindSpec> = {
   funders: {
@@ -298,6 +489,44 @@ export const IMPORT_SPECS: Record<ImportKind, ImportKindSpec> = {
     input: purchaseInput as unknown as z.ZodType<Record<string, unknown>>,
     balances: false,
     columns: purchaseColumns,
+    customFields: 'Purchase',
+  },
+  sales: {
+    kind: 'sales',
+    master: null,
+    sheet: 'Sales',
+    noun: 'sale',
+    input: saleInput as unknown as z.ZodType<Record<string, unknown>>,
+    balances: false,
+    columns: saleColumns,
+    customFields: 'Sale',
+  },
+  payments: {
+    kind: 'payments',
+    master: null,
+    sheet: 'Payments',
+    noun: 'payment',
+    input: paymentInput as unknown as z.ZodType<Record<string, unknown>>,
+    balances: false,
+    columns: paymentColumns,
+  },
+  expenses: {
+    kind: 'expenses',
+    master: null,
+    sheet: 'Expenses',
+    noun: 'expense',
+    input: expenseInput as unknown as z.ZodType<Record<string, unknown>>,
+    balances: false,
+    columns: cashEntryColumns('Expense'),
+  },
+  incomes: {
+    kind: 'incomes',
+    master: null,
+    sheet: 'Incomes',
+    noun: 'income',
+    input: incomeInput as unknown as z.ZodType<Record<string, unknown>>,
+    balances: false,
+    columns: cashEntryColumns('Income'),
   },
 };
 

@@ -12,8 +12,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CommandDeps } from '../deps.ts';
 import { requestMeta } from '../request-meta.ts';
+import { transactionMasters } from './books.ts';
+import { IMPORT_SPECS } from './columns.ts';
 import { commitImport, currentCities, getImport, uploadImport } from './imports.ts';
-import { purchaseMasters } from './purchase-books.ts';
 import { migrateImports } from './store.ts';
 import { csvTemplate, xlsxTemplate } from './templates.ts';
 
@@ -63,7 +64,7 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
       preValidation: adminOrManager,
       schema: {
         summary: 'Upload a spreadsheet to import, and check every row (nothing is recorded)',
-        description: `The body is the file itself: an XLSX workbook (rows on the sheet named after the kind, e.g. "Funders" or "Purchases") or a CSV in UTF-8, with the template's header row. Kinds: the masters (cities, products, funders, agents, collectors, godowns) and purchases. Each row is checked as the API checks one create request (for purchases: names looked up where the API takes ids, the purchase schema, the deciders with the godowns' stock and the period close); the answer is the preview (GET /api/imports/{id}), with, for purchases, the accounts and stock the file would move. At most ${megabytes} MB (413) and 20000 rows (400).`,
+        description: `The body is the file itself: an XLSX workbook (rows on the sheet named after the kind, e.g. "Funders" or "Purchases") or a CSV in UTF-8, with the template's header row. Kinds: the masters (cities, products, funders, agents, collectors, godowns) and the transactions (purchases, sales, payments, expenses, incomes). Each row is checked as the API checks one create request (for a transaction: names looked up where the API takes ids, the route's request schema, its decider with the godowns' stock and the period close); the answer is the preview (GET /api/imports/{id}), with, for transactions, the accounts and stock the file would move. At most ${megabytes} MB (413) and 20000 rows (400).`,
         tags,
         querystring: importUploadQuery,
         consumes: [XLSX, 'text/csv', 'application/octet-stream'],
@@ -140,7 +141,8 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
     async (request, reply) => {
       requireWriter(request, 'masters');
       const [kind, format] = request.params.file.split('.') as [ImportKind, 'xlsx' | 'csv'];
-      const masters = kind === 'purchases' && format === 'xlsx' ? await purchaseMasters(deps) : undefined;
+      const masters =
+        !IMPORT_SPECS[kind].master && format === 'xlsx' ? await transactionMasters(deps) : undefined;
       const body =
         format === 'xlsx'
           ? await xlsxTemplate(kind, masters?.cities ?? (await currentCities(deps)), masters)

@@ -15,9 +15,9 @@ import { closedUpTo } from '../books-close.ts';
 import type { CommandDeps } from '../deps.ts';
 import type { RequestMeta } from '../execute.ts';
 import { writeScopes } from '../write-scope.ts';
+import { bookFacts, booksEffect, requireRefs, transactionMasters } from './books.ts';
 import { type CheckResult, type CityLookup, checkSheet, emptyCheck } from './check.ts';
 import { IMPORT_SPECS } from './columns.ts';
-import { purchaseBooksEffect, purchaseFacts, purchaseMasters, requireRefs } from './purchase-books.ts';
 import { isZip, type ReadResult, readCsv, readXlsx } from './read-file.ts';
 import {
   committedWithSha,
@@ -77,11 +77,11 @@ async function check(
   if (read.ok && spec.master)
     checked = await checkSheet(read.sheet, spec, { cities: await currentCities(deps) });
   else if (read.ok) {
-    const facts = await purchaseFacts(deps, closedUpTo);
+    const facts = await bookFacts(deps, spec, closedUpTo);
     if (typeof facts === 'string') checked.fileErrors.push(fileError(facts));
     else {
-      checked = await checkSheet(read.sheet, spec, await purchaseMasters(deps), facts);
-      if (checked.effect && closedUpTo === undefined) await purchaseBooksEffect(deps, checked);
+      checked = await checkSheet(read.sheet, spec, await transactionMasters(deps), facts);
+      if (checked.effect && closedUpTo === undefined) await booksEffect(deps, checked);
     }
   }
   if (!read.ok) checked.fileErrors.push(fileError(read.message));

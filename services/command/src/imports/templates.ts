@@ -1,6 +1,6 @@
 import type { ImportKind } from '@bahi/contracts';
 import type { CityLookup, MasterLookups } from './check.ts';
-import { IMPORT_SPECS } from './columns.ts';
+import { IMPORT_SPECS, type RefType } from './columns.ts';
 
 // exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
 const loadExcel = async () => (await import('exceljs')).default;
@@ -67,7 +67,7 @@ export async function xlsxTemplate(
       look.addRow([c.name, c.currency_name, c.id]);
   }
   if (masters?.refs) {
-    // Purchases: every funder, agent, collector, product and godown a row may name, with its city.
+    // Transactions: every funder, agent, collector, product and godown a row may name, with its city.
     const look = workbook.addWorksheet('Masters');
     look.columns = [
       { header: 'Kind', width: 12 },
@@ -77,7 +77,12 @@ export async function xlsxTemplate(
     ];
     look.getRow(1).font = { bold: true };
     const cityName = new Map(cities.map((c) => [c.id, c.name]));
+    // The kinds the template's columns name (a Party column: funders and agents).
+    const named = new Set(
+      spec.columns.flatMap((c) => (c.entityOf ? Object.values(c.entityOf.types) : [c.type])),
+    );
     for (const [type, index] of Object.entries(masters.refs)) {
+      if (!named.has(type as RefType)) continue;
       const rows = [...(index?.byId.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name));
       for (const r of rows)
         look.addRow([

@@ -16,7 +16,7 @@ const stockColumns: Column<Stock>[] = [
   { key: 'godown', header: 'Godown', card: 'title', render: (s) => s.godown },
   { key: 'product', header: 'Product', render: (s) => s.product },
   { key: 'before', header: 'Before', card: 'figure', render: (s) => formatQuantity(s.before) },
-  { key: 'change', header: 'In', card: 'figure', render: (s) => formatQuantity(s.change) },
+  { key: 'change', header: 'In / out', card: 'figure', render: (s) => formatQuantity(s.change) },
   { key: 'after', header: 'After', card: 'figure', render: (s) => formatQuantity(s.after) },
 ];
 
@@ -24,14 +24,22 @@ const stockColumns: Column<Stock>[] = [
  * A transactions file's effect on the books (issue #31): each account the rows post to, with its
  * balance now and after the commit, and the stock they move, as the dry run of one entry shows it.
  */
-export function BooksEffect({ effect, fileName }: { effect: Effect; fileName: string }) {
+export function BooksEffect({
+  effect,
+  fileName,
+  records,
+}: {
+  effect: Effect;
+  fileName: string;
+  /** "1 sale", "3 payments". */
+  records(n: number): string;
+}) {
   return (
     <section aria-label="Effect on the books">
       <Text weight="semibold">What committing {fileName} does to the books</Text>
       {effect.totals.map((t) => (
         <Text key={t.currency} block>
-          {t.currency}: {t.records} {t.records === 1 ? 'purchase' : 'purchases'},{' '}
-          {formatAmount(t.amount ?? '0.00')} in all
+          {t.currency}: {records(t.records)}, {formatAmount(t.amount ?? '0.00')} in all
         </Text>
       ))}
       <DataTable

@@ -8,6 +8,7 @@ import { ImportPage } from './import-page.tsx';
 const ID = '22222222-2222-4222-8222-222222222222';
 /** Another import for the second test: the screens' query client outlives a test. */
 const ID2 = '33333333-3333-4333-8333-333333333333';
+const ID3 = '44444444-4444-4444-8444-444444444444';
 const columns = [
   { header: 'Name', field: 'name', letter: 'A' },
   { header: 'City', field: 'city_id', letter: 'B' },
@@ -138,6 +139,71 @@ describe('Settings > Import', () => {
     await within(region).findByText(/^Imported 2 funders from funders.xlsx by Asha Admin/);
     await waitFor(() =>
       expect(api.calls.some((c) => c.method === 'POST' && c.path === `/imports/${ID2}/commit`)).toBe(true),
+    );
+  });
+
+  it('shows what a sales file does to the accounts and stock, and links to the sales once committed', async () => {
+    mockApi((call) =>
+      call.path === `/imports/${ID3}`
+        ? {
+            body: preview({
+              id: ID3,
+              kind: 'sales',
+              file_name: 'sales.xlsx',
+              status: 'committed',
+              columns: [
+                { header: 'Agent', field: 'agent_id', letter: 'C' },
+                { header: 'Quantity', field: 'quantity', letter: 'G' },
+              ],
+              rows_total: 1,
+              rows_valid: 1,
+              rows: [{ row: 2, outcome: 'ok', values: { Agent: 'Bilal', Quantity: '10' }, errors: [] }],
+              effect: {
+                records: 1,
+                opening_balances: [],
+                totals: [{ currency: 'AFN', records: 1, opening_balance: '0.00', amount: '10000.00' }],
+                accounts: [
+                  {
+                    account: 'agent:b',
+                    name: 'Bilal',
+                    kind: 'Agent',
+                    currency: 'AFN',
+                    debit: '10000.00',
+                    credit: '0.00',
+                    before: '0.00',
+                    after: '10000.00',
+                  },
+                ],
+                stock: [
+                  {
+                    godown_id: 'g',
+                    godown: 'Bhiwandi',
+                    product_id: 'p',
+                    product: 'Cumin',
+                    before: '100.0000',
+                    change: '-10.0000',
+                    after: '90.0000',
+                  },
+                ],
+              },
+              committed: {
+                at: '2026-11-28T10:01:00.000Z',
+                position: '41',
+                events: 2,
+                by: { id: ADMIN.id, name: ADMIN.name },
+              },
+            }),
+          }
+        : undefined,
+    );
+    renderScreen(`/settings/import?kind=sales&id=${ID3}`, <ImportPage />);
+    const region = await screen.findByRole('region', { name: 'Preview' });
+    const effect = await within(region).findByLabelText('Effect on the books');
+    expect(effect.textContent).toContain('AFN: 1 sale, 10,000.00 in all');
+    expect(within(effect).getByRole('table', { name: 'Stock moved' }).textContent).toContain('-10.0000');
+    await within(region).findByText(/^Imported 1 sale from sales.xlsx by Asha Admin/);
+    expect(within(region).getByRole('link', { name: 'Open Sales' }).getAttribute('href')).toBe(
+      '/transactions/sales',
     );
   });
 });

@@ -36,6 +36,43 @@ const KIND_LABELS: Record<ImportKind, string> = {
   collectors: 'Collectors',
   godowns: 'Godowns',
   purchases: 'Purchases',
+  sales: 'Sales',
+  payments: 'Payments',
+  expenses: 'Expenses',
+  incomes: 'Incomes',
+};
+/** The masters a kind's template lists for looking names up (none: nothing to look up). */
+const LOOK_UPS: Partial<Record<ImportKind, string>> = {
+  funders: 'the cities',
+  agents: 'the cities',
+  collectors: 'the cities',
+  purchases: 'the cities, funders, agents, collectors, products and godowns',
+  sales: 'the cities, agents, products and godowns',
+  payments: 'the cities, funders, agents, collectors and godowns',
+  expenses: 'the cities, collectors and godowns',
+  incomes: 'the cities, collectors and godowns',
+};
+/** The kinds that record transactions: their preview shows the accounts and stock they move. */
+const TRANSACTIONS: ReadonlySet<ImportKind> = new Set([
+  'purchases',
+  'sales',
+  'payments',
+  'expenses',
+  'incomes',
+]);
+/** Where the records of a kind are listed once imported. */
+const LISTS: Record<ImportKind, string> = {
+  funders: '/masters/funders',
+  cities: '/masters/cities',
+  products: '/masters/products',
+  agents: '/masters/agents',
+  collectors: '/masters/collectors',
+  godowns: '/masters/godowns',
+  purchases: '/transactions/purchases',
+  sales: '/transactions/sales',
+  payments: '/reports/payments',
+  expenses: '/transactions/expenses',
+  incomes: '/transactions/incomes',
 };
 const PAGE_SIZES = [25, 50, 100];
 /** "1 funder", "2 funders", "1 city". */
@@ -130,8 +167,9 @@ function Import() {
   return (
     <Page title="Import">
       <Text>
-        Bring masters and past purchases in from Excel or CSV. Every row is checked as if it were typed in,
-        and nothing is saved until you commit; then the whole file is saved at once, or nothing is.
+        Bring masters and past purchases, sales, payments, expenses and incomes in from Excel or CSV. Every
+        row is checked as if it were typed in, and nothing is saved until you commit; then the whole file is
+        saved at once, or nothing is.
       </Text>
       <div className={styles.steps}>
         <Panel title="1. Template" className={styles.form}>
@@ -156,12 +194,7 @@ function Import() {
           </Field>
           <Text className={styles.muted}>
             The Excel template has the columns, a Rules sheet, an Example sheet
-            {kind === 'cities' || kind === 'products' || kind === 'godowns'
-              ? ''
-              : kind === 'purchases'
-                ? ' and the cities, funders, agents, collectors, products and godowns in Bahi to look names up'
-                : ' and the cities in Bahi to look names up'}
-            .
+            {LOOK_UPS[kind] ? ` and ${LOOK_UPS[kind]} in Bahi to look names up` : ''}.
           </Text>
           <div className={styles.buttons}>
             <Button onClick={() => void template('xlsx')}>Download Excel template</Button>
@@ -323,8 +356,8 @@ function PreviewPanel(props: {
           </ul>
         </div>
       ) : null}
-      {p.effect && p.kind === 'purchases' ? (
-        <BooksEffect effect={p.effect} fileName={p.file_name} />
+      {p.effect && TRANSACTIONS.has(p.kind) ? (
+        <BooksEffect effect={p.effect} fileName={p.file_name} records={(n) => count(n, p.kind)} />
       ) : p.effect?.totals.length ? (
         <section className={styles.totals} aria-label="Effect on the books">
           <Text weight="semibold">Opening balances this import sets</Text>
@@ -380,9 +413,7 @@ function PreviewPanel(props: {
             Imported {count(p.rows_total, p.kind)} from {p.file_name} by{' '}
             {p.committed.by?.name ?? 'System/Deleted User'} on {formatDateTime(p.committed.at)}.
           </Text>{' '}
-          <Link to={p.kind === 'purchases' ? '/transactions/purchases' : `/masters/${p.kind}`}>
-            Open {KIND_LABELS[p.kind]}
-          </Link>
+          <Link to={LISTS[p.kind]}>Open {KIND_LABELS[p.kind]}</Link>
         </div>
       ) : (
         <div className={styles.buttons}>

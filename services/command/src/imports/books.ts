@@ -14,17 +14,19 @@ import { buildPreview } from '../dry-run.ts';
 import { loadStream } from '../execute.ts';
 import { customFields, requireActive } from '../handlers/look-ups.ts';
 import type { CheckResult, MasterLookups } from './check.ts';
-import type { RefType } from './columns.ts';
-import { type PurchaseFacts, refIndex } from './purchases.ts';
+import type { ImportKindSpec, RefType } from './columns.ts';
+import { refIndex } from './refs.ts';
+import type { BookFacts } from './transaction-row.ts';
 
 /**
- * What checking and committing a purchases file reads of the books (issue #31): the masters
- * rows may name, the close, the custom fields, the godowns' inventory; the preview's effect on
- * the accounts and stock; and, at the commit, every master named read again under its lock.
+ * What checking and committing a transactions file (purchases, sales, payments, expenses,
+ * incomes) reads of the books (issue #31): the masters rows may name, the close, the custom
+ * fields, the godowns' inventory; the preview's effect on the accounts and stock; and, at the
+ * commit, every master named read again under its lock.
  */
 
-/** The masters a purchases file may name, once the read side has caught up with the log; each city's rate from its stream. */
-export async function purchaseMasters(deps: CommandDeps): Promise<MasterLookups> {
+/** The masters a transactions file may name, once the read side has caught up with the log; each city's rate from its stream. */
+export async function transactionMasters(deps: CommandDeps): Promise<MasterLookups> {
   await waitForProjections(deps.readDb, ['masters'], await deps.eventStore.headPosition());
   const [cityRows, parties, products] = await Promise.all([
     deps.readDb.selectFrom('cities').select(['id', 'name']).where('deleted', '=', false).execute(),
@@ -35,7 +37,7 @@ export async function purchaseMasters(deps: CommandDeps): Promise<MasterLookups>
       .execute(),
     deps.readDb.selectFrom('products').select(['id', 'name']).where('deleted', '=', false).execute(),
   ]);
-  // The rate exactly as the purchase handler reads it (the city's stream), not as a numeric column spells it.
+  // The rate exactly as the handlers read it (the city's stream), not as a numeric column spells it.
   const cities = [];
   for (const row of cityRows) {
     const { state } = await loadStream(
@@ -66,21 +68,24 @@ export async function purchaseMasters(deps: CommandDeps): Promise<MasterLookups>
 }
 
 /**
- * The facts every row's decision shares, or the reason no row can be imported (purchases with a
- * required custom field: the template has no column for it).
+ * The facts every row's decision shares, or the reason no row can be imported (purchases or
+ * sales with a required custom field: the template has no column for it).
  */
-export async function purchaseFacts(
+export async function bookFacts(
   deps: CommandDeps,
+  spec: ImportKindSpec,
   closed: string | null | undefined,
-): Promise<PurchaseFacts | string> {
-  let fields: Record<string, string | boolean>;
-  try {
-    fields = await customFields(deps, 'Purchase', {});
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const list = (error.errors ?? []).map((e) => e.msg).join('; ') || error.message;
-    return `Purchases cannot be imported while a custom field of purchases is required (${list}): the template has no column for it. Make it optional in Settings > Custom Fields, import, then make it required again.`;
-  }
+): Promise<BookFacts | string> {
+  let fields: Record<string, string | boolean> = {};
+  if (spec.customFields)
+    try {
+      fields = await customFields(deps, spec.customFields, {});
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const list = (error.errors ?? []).map((e) => e.msg).join('; ') || error.message;
+      const label = spec.sheet.toLowerCase();
+      return `${spec.sheet} cannot be imported while a custom field of ${label} is required (${list}): the template has no column for it. Make it optional in Settings > Custom Fields, import, then make it required again.`;
+    }
   const streams = new Map<string, Promise<{ state: InventoryState; version: bigint | 'no_stream' }>>();
   return {
     closedUpTo: closed === undefined ? await closedUpTo(deps.eventStore, undefined) : closed,
@@ -99,8 +104,8 @@ export async function purchaseFacts(
   };
 }
 
-/** A valid purchases file's effect: the accounts and stock its rows move, as the dry run of one entry shows them. */
-export async function purchaseBooksEffect(deps: CommandDeps, checked: CheckResult): Promise<void> {
+/** A valid transactions file's effect: the accounts and stock its rows move, as the dry run of one entry shows them. */
+export async function booksEffect(deps: CommandDeps, checked: CheckResult): Promise<void> {
   if (!checked.effect) return;
   const preview = await buildPreview(
     deps,
