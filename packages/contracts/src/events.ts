@@ -446,6 +446,21 @@ export const eventSchemas = {
       records: z.number().int(),
     }),
   },
+  /**
+   * An import undone as a whole (issue #31): appended to the file's stream in the same
+   * transaction as the reversal of every record it created (each carrying `importId` and
+   * `importUndo` in its metadata). The same file may be imported again after it.
+   */
+  ImportUndone: {
+    version: 1,
+    schema: z.object({
+      id: z.uuid(),
+      kind: text,
+      file_name: text,
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      records: z.number().int(),
+    }),
+  },
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
