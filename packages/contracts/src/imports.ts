@@ -101,6 +101,14 @@ export const importEffect = z.object({
   stock: z.array(previewStock),
 });
 
+/** A commit or an undo: when, by whom, the position of its last event and how many it appended. */
+const importAppend = z.object({
+  at: z.string(),
+  position: z.string(),
+  events: z.number().int(),
+  by: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+
 export const importPreview = z.object({
   id: z.uuid(),
   kind: importKind,
@@ -119,23 +127,9 @@ export const importPreview = z.object({
   file_errors: z.array(importCellError),
   rows: z.array(importRow),
   effect: importEffect.nullable(),
-  committed: z
-    .object({
-      at: z.string(),
-      position: z.string(),
-      events: z.number().int(),
-      by: z.object({ id: z.string(), name: z.string() }).nullable(),
-    })
-    .nullable(),
+  committed: importAppend.nullable(),
   /** The undo of a committed import: when, by whom, the position of its last reversal. */
-  undone: z
-    .object({
-      at: z.string(),
-      position: z.string(),
-      events: z.number().int(),
-      by: z.object({ id: z.string(), name: z.string() }).nullable(),
-    })
-    .nullable(),
+  undone: importAppend.nullable(),
 });
 export type ImportPreview = z.infer<typeof importPreview>;
 

@@ -74,7 +74,7 @@ export interface CommittedStream {
 }
 
 /** The preview as computed at upload, without what the GET adds (names, the commit). */
-export type StoredPreview = Omit<ImportPreview, 'committed' | 'uploaded_by' | 'created_at' | 'id'>;
+export type StoredPreview = Omit<ImportPreview, 'committed' | 'undone' | 'uploaded_by' | 'created_at' | 'id'>;
 
 export async function insertUpload(
   sql: SqlQueryable,
@@ -185,7 +185,7 @@ export async function listUploads(
   };
 }
 
-export interface ListedUpload {
+export type ListedUpload = {
   id: string;
   kind: string;
   file_name: string;
@@ -197,7 +197,7 @@ export interface ListedUpload {
   created_at: string;
   committed_at: string | null;
   undone_at: string | null;
-}
+};
 
 /** The upload of this file that was committed and stands (not undone), if one does (the same bytes, by SHA-256). */
 export async function committedWithSha(
