@@ -13,7 +13,9 @@ import { openSignedIn } from './browser.ts';
  * downloaded, 50 funders in 3 cities with opening balances written into it (a few rows wrong),
  * uploaded: the wrong rows flagged on their cells and nothing written; fixed and uploaded again:
  * the preview shows the balances; committed: the funders list and their ledgers show them, the
- * activity log names the import; the same file committed again is refused as already imported.
+ * activity log names the import; the same file committed again is refused as already imported;
+ * then the import undone from the list of past imports: the funders gone from the list and the
+ * API alike, the activity log naming the undo.
  */
 const FRONTENDS = dirname(dirname(fileURLToPath(import.meta.url)));
 const SHOTS = join(dirname(FRONTENDS), 'test-results', 'screenshots');
@@ -219,4 +221,70 @@ describe('importing funders in Chromium', () => {
     await app.syncToHead();
     expect(await funderList()).toHaveLength(50);
   }, 60_000);
+
+  it('undoes the import from the past imports, after confirming: the funders list as before it', async () => {
+    await page.goto(`${app.bahi.url}/settings/import`);
+    const history = page.getByRole('region', { name: 'Past imports' });
+    const fileName = fixedPath.split('/').at(-1)!;
+    // The history as the API lists it: every upload, newest first, the committed one the only one to undo.
+    const listed = (await api('GET', '/imports?limit=10')).data as Array<{
+      file_name: string;
+      status: string;
+    }>;
+    expect(listed.filter((r) => r.status === 'committed').map((r) => r.file_name)).toEqual([fileName]);
+    await history.getByRole('button', { name: `Undo import ${fileName}` }).waitFor();
+    expect(await history.getByRole('button', { name: /^Undo import/ }).count()).toBe(1);
+    await history.getByRole('button', { name: `Undo import ${fileName}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Undo import?' });
+    await dialog.getByText(`Every record imported from ${fileName} (50 funders) will be reversed`).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'import-undo-confirm-1366-dark.png') });
+    await dialog.getByRole('button', { name: 'Undo import' }).click();
+    await page.getByText(`Undid the import of ${fileName}: 50 funders reversed.`).waitFor();
+    await history.getByText('Undone', { exact: true }).waitFor();
+    expect(await history.getByRole('button', { name: /^Undo import/ }).count()).toBe(0);
+
+    // The list against the API: the same files in the same order, the undone one marked so.
+    const after = (await api('GET', '/imports?limit=10')).data as Array<{
+      file_name: string;
+      status: string;
+    }>;
+    // The file uploaded twice: its second upload (refused as already imported), then the undone commit.
+    expect(after.filter((r) => r.file_name === fileName).map((r) => r.status)).toEqual(['invalid', 'undone']);
+    const shown = await history.getByRole('row').allInnerTexts();
+    expect(shown.slice(1).map((text) => after.findIndex((r) => text.includes(r.file_name)))).toEqual(
+      after.map((_, i) => i),
+    );
+
+    // Undone twice: refused.
+    const id = (await api('GET', '/imports?limit=10')).data.find(
+      (r: { file_name: string; status: string }) => r.file_name === fileName && r.status === 'undone',
+    ).id;
+    const twice = await app.call('POST', `/imports/${id}/undo`);
+    expect(twice.status).toBe(409);
+    expect(twice.body.message).toContain('already undone');
+
+    for (const theme of ['dark', 'light'] as const) {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
+        await history.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `import-history-${width}-${theme}.png`), fullPage: true });
+      }
+      await page.getByRole('switch', { name: 'Dark mode' }).click();
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    // The funders: none left, in the API and on the screen; the activity log names the undo.
+    await app.syncToHead();
+    expect(await funderList()).toHaveLength(0);
+    await page.goto(`${app.bahi.url}/masters/funders`);
+    await page.getByRole('heading', { name: 'Funders', exact: true }).waitFor();
+    await page
+      .getByText(/No funders/i)
+      .first()
+      .waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'Funder 07' }).count()).toBe(0);
+    await page.goto(`${app.bahi.url}/settings/activity-log?modelName=Import`);
+    const me = (await api('GET', '/auth/profile')).name;
+    await page.getByText(`Undo of import ${fileName} by ${me}`).waitFor();
+  }, 120_000);
 });

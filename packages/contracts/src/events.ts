@@ -171,6 +171,15 @@ function masterEvents<K extends string, S extends z.ZodType>(kind: K, data: S) {
     Record<`${K}Deleted`, { version: 1; schema: typeof deleted }>;
 }
 
+/** An imported file's commit or undo: the import, its file and how many records it created. */
+const importedFile = z.object({
+  id: z.uuid(),
+  kind: text,
+  file_name: text,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  records: z.number().int(),
+});
+
 export const eventSchemas = {
   ...masterEvents('City', cityData),
   ...masterEvents('Product', productData),
@@ -438,13 +447,16 @@ export const eventSchemas = {
    */
   ImportCommitted: {
     version: 1,
-    schema: z.object({
-      id: z.uuid(),
-      kind: text,
-      file_name: text,
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      records: z.number().int(),
-    }),
+    schema: importedFile,
+  },
+  /**
+   * An import undone as a whole (issue #31): appended to the file's stream in the same
+   * transaction as the reversal of every record it created (each carrying `importId` and
+   * `importUndo` in its metadata). The same file may be imported again after it.
+   */
+  ImportUndone: {
+    version: 1,
+    schema: importedFile,
   },
 } as const;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { previewLine, previewStock } from './responses.ts';
+import { paging } from './queries.ts';
+import { pageOf, previewLine, previewStock } from './responses.ts';
 
 /**
  * Bringing the books in (issue #31): a spreadsheet of masters uploaded, checked row by row as the
@@ -104,13 +105,22 @@ export const importEffect = z.object({
   stock: z.array(previewStock),
 });
 
+/** A commit or an undo: when, by whom, the position of its last event and how many it appended. */
+const importAppend = z.object({
+  at: z.string(),
+  position: z.string(),
+  events: z.number().int(),
+  by: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+
 export const importPreview = z.object({
   id: z.uuid(),
   kind: importKind,
   file_name: z.string(),
   sha256: z.string(),
   format: z.enum(['xlsx', 'csv']),
-  status: z.enum(['invalid', 'valid', 'committed']),
+  /** `undone`: committed, then undone as a whole by reversal (POST /api/imports/{id}/undo). */
+  status: z.enum(['invalid', 'valid', 'committed', 'undone']),
   created_at: z.string(),
   uploaded_by: z.object({ id: z.string(), name: z.string() }).nullable(),
   columns: z.array(z.object({ header: z.string(), field: z.string(), letter: z.string() })),
@@ -121,14 +131,9 @@ export const importPreview = z.object({
   file_errors: z.array(importCellError),
   rows: z.array(importRow),
   effect: importEffect.nullable(),
-  committed: z
-    .object({
-      at: z.string(),
-      position: z.string(),
-      events: z.number().int(),
-      by: z.object({ id: z.string(), name: z.string() }).nullable(),
-    })
-    .nullable(),
+  committed: importAppend.nullable(),
+  /** The undo of a committed import: when, by whom, the position of its last reversal. */
+  undone: importAppend.nullable(),
 });
 export type ImportPreview = z.infer<typeof importPreview>;
 
@@ -139,3 +144,54 @@ export const importCommitAnswer = z.object({
   events: z.number().int(),
 });
 export type ImportCommitAnswer = z.infer<typeof importCommitAnswer>;
+
+/** POST /api/imports/{id}/undo: every record the import created, reversed in one transaction. */
+export const importUndoAnswer = z.object({
+  id: z.uuid(),
+  position: z.string(),
+  /** The records reversed and the events appended (their reversals and ImportUndone). */
+  records: z.number().int(),
+  events: z.number().int(),
+});
+export type ImportUndoAnswer = z.infer<typeof importUndoAnswer>;
+
+/**
+ * The key a client sends with a commit (header `X-Bahi-Progress-Key`, a random UUID it made) and
+ * then polls GET /api/imports/progress?key= with. The key is the capability: the poll needs no
+ * session, so it is answered without the database (which a PGlite commit holds until it ends).
+ */
+export const IMPORT_PROGRESS_HEADER = 'x-bahi-progress-key';
+export const importProgressQuery = z.object({
+  key: z.uuid({ error: 'key must be the UUID sent with the commit' }).transform((v) => v.toLowerCase()),
+});
+
+/** How far a running commit has come: `checking` the file again, then `recording` (`done` of `total` records). */
+export const importProgress = z.object({
+  id: z.uuid(),
+  state: z.enum(['checking', 'recording']),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type ImportProgress = z.infer<typeof importProgress>;
+
+/** GET /api/imports: the past uploads, newest first, without their rows. */
+export const importSummary = z.object({
+  id: z.uuid(),
+  kind: importKind,
+  file_name: z.string(),
+  status: importPreview.shape.status,
+  rows_total: z.number().int(),
+  created_at: z.string(),
+  uploaded_by: z.object({ id: z.string(), name: z.string() }).nullable(),
+  committed: z
+    .object({ at: z.string(), by: z.object({ id: z.string(), name: z.string() }).nullable() })
+    .nullable(),
+  undone: z
+    .object({ at: z.string(), by: z.object({ id: z.string(), name: z.string() }).nullable() })
+    .nullable(),
+});
+export type ImportSummary = z.infer<typeof importSummary>;
+export const importListQuery = z.object({ ...paging(10) });
+export type ImportListQuery = z.infer<typeof importListQuery>;
+export const importList = pageOf(importSummary);
+export type ImportList = z.infer<typeof importList>;

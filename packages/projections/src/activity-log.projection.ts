@@ -72,6 +72,9 @@ function changeOf(event: TypedEvent): Change | undefined {
     // An imported file (issue #31): one entry naming the file, by the user who committed it.
     case 'ImportCommitted':
       return { action: 'CREATE', model: 'Import', id: event.data.id, data: event.data };
+    // Its undo: the import's entry again, deleted, still naming the file (data kept, not null).
+    case 'ImportUndone':
+      return { action: 'DELETE', model: 'Import', id: event.data.id, data: event.data };
     default:
       return undefined;
   }

@@ -63,10 +63,14 @@ export function loadSignedInUser(deps: Pick<CommandDeps, 'eventStore'>) {
   };
 }
 
-/** Let through by the authentication hook: sign-in, health, and the event stream (it checks its session cookie itself). */
+/**
+ * Let through by the authentication hook: sign-in, health, the event stream (it checks its
+ * session cookie itself) and a commit's progress (its random key is the capability: imports/progress.ts).
+ */
 export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/login',
   '/api/health',
   '/api/ready',
   '/api/events',
+  '/api/imports/progress',
 ]);

@@ -21,7 +21,7 @@ import { requireActive } from './look-ups.ts';
 export type MasterListKind = Exclude<MasterKind, 'User'>;
 
 /** What refers to a master, from the master_references read model once it has caught up. */
-async function referencesTo(deps: CommandDeps, id: string): Promise<Reference[]> {
+export async function referencesTo(deps: CommandDeps, id: string): Promise<Reference[]> {
   await waitForProjections(deps.readDb, ['master_references'], await deps.eventStore.headPosition());
   const rows = await deps.readDb
     .selectFrom('master_references')

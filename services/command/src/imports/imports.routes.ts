@@ -1,5 +1,6 @@
 import {
   IMPORT_MAX_BYTES,
+  IMPORT_PROGRESS_HEADER,
   type ImportKind,
   importCommitAnswer,
   importParams,
@@ -15,6 +16,7 @@ import { requestMeta } from '../request-meta.ts';
 import { transactionMasters } from './books.ts';
 import { IMPORT_SPECS } from './columns.ts';
 import { commitImport, currentCities, getImport, uploadImport } from './imports.ts';
+import { registerImportLifecycleRoutes } from './lifecycle.routes.ts';
 import { migrateImports } from './store.ts';
 import { csvTemplate, xlsxTemplate } from './templates.ts';
 
@@ -110,15 +112,23 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
       preValidation: adminOrManager,
       schema: {
         summary: 'Record every row of a checked import, all or none',
-        description:
-          'Checks the stored file again against the books as they stand, then appends every record and the import in one transaction. 409 when the same file (by SHA-256) was already imported, or when a row no longer passes.',
+        description: `Checks the stored file again against the books as they stand, then appends every record and the import in one transaction. 409 when the same file (by SHA-256) was already imported, or when a row no longer passes. With the header \`${IMPORT_PROGRESS_HEADER}\` (a random UUID), GET /api/imports/progress?key= tells how far it has come while it runs.`,
         tags,
         params: importParams,
         response: { 200: importCommitAnswer, 404: message, 409: message },
       },
     },
-    async (request) => commitImport(deps, request.params.id, requestMeta(request)),
+    async (request) => {
+      const key = request.headers[IMPORT_PROGRESS_HEADER];
+      const progressKey =
+        typeof key === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)
+          ? key
+          : undefined;
+      return commitImport(deps, request.params.id, requestMeta(request), progressKey);
+    },
   );
+
+  registerImportLifecycleRoutes(app, deps);
 
   api.get(
     '/api/imports/templates/:file',

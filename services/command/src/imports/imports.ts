@@ -3,6 +3,8 @@ import {
   IMPORT_MAX_ROWS,
   type ImportCommitAnswer,
   type ImportKind,
+  type ImportList,
+  type ImportListQuery,
   type ImportPreview,
   importStreamId,
 } from '@bahi/contracts';
@@ -18,11 +20,14 @@ import { writeScopes } from '../write-scope.ts';
 import { bookFacts, booksEffect, requireRefs, transactionMasters } from './books.ts';
 import { type CheckResult, type CityLookup, checkSheet, emptyCheck } from './check.ts';
 import { IMPORT_SPECS } from './columns.ts';
+import { withProgress } from './progress.ts';
 import { isZip, type ReadResult, readCsv, readXlsx } from './read-file.ts';
 import {
+  type CommittedStream,
   committedWithSha,
   findUpload,
   insertUpload,
+  listUploads,
   markCommitted,
   type StoredPreview,
   type StoredUpload,
@@ -170,7 +175,7 @@ async function describe(deps: CommandDeps, upload: StoredUpload): Promise<Import
     // Previews stored before transactions could be imported have no accounts or stock.
     effect: effect ? { ...effect, accounts: effect.accounts ?? [], stock: effect.stock ?? [] } : null,
     id: upload.id,
-    status: committed ? 'committed' : upload.preview.status,
+    status: upload.undone_at ? 'undone' : committed ? 'committed' : upload.preview.status,
     created_at: upload.created_at,
     uploaded_by: await userName(deps, upload.user_id),
     committed: committed
@@ -181,6 +186,44 @@ async function describe(deps: CommandDeps, upload: StoredUpload): Promise<Import
           by: await userName(deps, upload.committed_by),
         }
       : null,
+    undone: upload.undone_at
+      ? {
+          at: upload.undone_at,
+          position: upload.undone_position ?? '0',
+          events: upload.undone_events ?? 0,
+          by: await userName(deps, upload.undone_by),
+        }
+      : null,
+  };
+}
+
+/** GET /api/imports: the uploads, newest first, with who uploaded, committed and undid each. */
+export async function listImports(deps: CommandDeps, query: ImportListQuery): Promise<ImportList> {
+  const { total, rows } = await listUploads(deps.sql, query.page, query.limit);
+  const ids = [...new Set(rows.flatMap((r) => [r.user_id, r.committed_by, r.undone_by]))].filter(
+    (id): id is string => Boolean(id),
+  );
+  const users = new Map<string, string>(
+    ids.length
+      ? (await deps.readDb.selectFrom('users').select(['id', 'name']).where('id', 'in', ids).execute()).map(
+          (u) => [u.id, u.name],
+        )
+      : [],
+  );
+  const who = (id: string | null) => (id ? { id, name: users.get(id) ?? 'System/Deleted User' } : null);
+  return {
+    totalItems: total,
+    data: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind as ImportKind,
+      file_name: r.file_name,
+      status: r.undone_at ? 'undone' : r.committed_at ? 'committed' : r.preview_status,
+      rows_total: r.rows_total,
+      created_at: r.created_at,
+      uploaded_by: who(r.user_id),
+      committed: r.committed_at ? { at: r.committed_at, by: who(r.committed_by) } : null,
+      undone: r.undone_at ? { at: r.undone_at, by: who(r.undone_by) } : null,
+    })),
   };
 }
 
@@ -208,10 +251,16 @@ export async function commitImport(
   deps: CommandDeps,
   id: string,
   meta: RequestMeta,
+  progressKey?: string,
 ): Promise<ImportCommitAnswer> {
   const upload = await findUpload(deps.sql, id);
   if (!upload) throw new HttpError(404, 'There is no such import.');
-  if (upload.committed_at) throw alreadyImported(upload.file_name, upload.committed_at);
+  if (upload.committed_at && !upload.undone_at) throw alreadyImported(upload.file_name, upload.committed_at);
+  if (upload.undone_at)
+    throw new HttpError(
+      409,
+      `This import was undone at ${upload.undone_at}. To import the file again, upload it again.`,
+    );
   const earlier = await committedWithSha(deps.sql, upload.sha256);
   if (earlier) throw alreadyImported(earlier.file_name, earlier.committed_at);
   if (deps.eventStore.kind === 'eventstoredb')
@@ -219,6 +268,17 @@ export async function commitImport(
       409,
       'Importing needs the Postgres event store (one transaction for the whole file); this server runs on EventStoreDB.',
     );
+  return withProgress(upload.id, progressKey, upload.preview.rows_valid, (report) =>
+    commitChecked(deps, upload, meta, report),
+  );
+}
+
+async function commitChecked(
+  deps: CommandDeps,
+  upload: StoredUpload,
+  meta: RequestMeta,
+  report: (state: 'checking' | 'recording', done: number) => Promise<void>,
+): Promise<ImportCommitAnswer> {
   const kind = upload.kind as ImportKind;
   // A transaction kind reads the close under the books' shared lock, held until the request
   // ends, as every dated write does: a close waits for this commit, or went first and refuses it.
@@ -246,13 +306,20 @@ export async function commitImport(
     importId: upload.id,
     importFile: upload.file_name,
   };
+  // The file's stream: new, or ending in the undo of an earlier import of the same bytes.
+  const fileStream = importStreamId(upload.sha256);
+  const history = await deps.eventStore.readStream(fileStream);
+  const lastOfFile = history.at(-1);
+  if (lastOfFile && lastOfFile.type !== 'ImportUndone')
+    throw alreadyImported(upload.file_name, 'an earlier commit');
   let events = 0;
+  await report('recording', 0);
   const position = await deps.sql.transaction(async (tx) => {
     // The file's own stream first: a second commit of the same bytes stops here, before any row.
     try {
       await appendToLog(
         deps.eventStore,
-        importStreamId(upload.sha256),
+        fileStream,
         [
           {
             type: 'ImportCommitted',
@@ -266,7 +333,7 @@ export async function commitImport(
             metadata,
           },
         ],
-        'no_stream',
+        lastOfFile ? lastOfFile.streamVersion : 'no_stream',
         { via: tx },
       );
     } catch (error) {
@@ -274,9 +341,9 @@ export async function commitImport(
         throw alreadyImported(upload.file_name, 'an earlier commit');
       throw error;
     }
-    const { last, appended } = await appendRecords(deps, tx, checked, metadata);
+    const { last, appended, streams } = await appendRecords(deps, tx, checked, metadata, report);
     events = appended;
-    await markCommitted(tx, upload.id, meta.userId, last.toString(), events + 1);
+    await markCommitted(tx, upload.id, meta.userId, last.toString(), events + 1, streams);
     return last;
   });
   return {
@@ -300,19 +367,26 @@ async function appendRecords(
   tx: SqlQueryable,
   checked: CheckResult,
   metadata: NonNullable<LogEvent['metadata']>,
-): Promise<{ last: bigint; appended: number }> {
-  const byStream = new Map<string, LogEvent[]>();
+  report: (state: 'recording', done: number) => Promise<void>,
+): Promise<{ last: bigint; appended: number; streams: CommittedStream[] }> {
+  // Each stream's events, and after how many of them each of its records is complete.
+  const byStream = new Map<string, { events: LogEvent[]; recordEnds: number[] }>();
   for (const record of checked.records) {
-    const list = byStream.get(record.streamId) ?? [];
-    for (const event of record.events) list.push({ ...event, metadata });
+    const list = byStream.get(record.streamId) ?? { events: [], recordEnds: [] };
+    for (const event of record.events) list.events.push({ ...event, metadata });
+    list.recordEnds.push(list.events.length);
     byStream.set(record.streamId, list);
   }
   let last = 0n;
   let appended = 0;
+  let recordsDone = 0;
+  const streams: CommittedStream[] = [];
   for (const [streamId, list] of byStream) {
-    let expected: bigint | 'no_stream' = checked.expected.get(streamId) ?? 'no_stream';
-    for (let i = 0; i < list.length; i += CHUNK) {
-      const chunk = list.slice(i, i + CHUNK);
+    const before: bigint | 'no_stream' = checked.expected.get(streamId) ?? 'no_stream';
+    let expected = before;
+    let recorded = 0;
+    for (let i = 0; i < list.events.length; i += CHUNK) {
+      const chunk = list.events.slice(i, i + CHUNK);
       try {
         const result = await appendToLog(deps.eventStore, streamId, chunk, expected, { via: tx });
         expected = result.nextExpectedVersion;
@@ -324,7 +398,16 @@ async function appendRecords(
         );
       }
       appended += chunk.length;
+      const complete = list.recordEnds.filter((end) => end <= i + chunk.length).length;
+      recordsDone += complete - recorded;
+      recorded = complete;
+      await report('recording', recordsDone);
     }
+    streams.push({
+      stream: streamId,
+      from: (before === 'no_stream' ? 0n : before + 1n).toString(),
+      to: expected.toString(),
+    });
   }
-  return { last, appended };
+  return { last, appended, streams };
 }

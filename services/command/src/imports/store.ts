@@ -27,6 +27,17 @@ const migrations = [
 );
 CREATE INDEX uploads_sha256 ON imports.uploads (sha256);`,
   },
+  {
+    version: 2,
+    name: 'undo',
+    // What the commit appended, stream by stream (what an undo reverses), and the undo itself.
+    sql: `ALTER TABLE imports.uploads ADD COLUMN committed_streams jsonb;
+ALTER TABLE imports.uploads ADD COLUMN undone_at timestamptz;
+ALTER TABLE imports.uploads ADD COLUMN undone_by uuid;
+ALTER TABLE imports.uploads ADD COLUMN undone_position text;
+ALTER TABLE imports.uploads ADD COLUMN undone_events integer;
+CREATE INDEX uploads_created ON imports.uploads (created_at DESC);`,
+  },
 ];
 
 export async function migrateImports(sql: SqlClient): Promise<void> {
@@ -47,16 +58,29 @@ export interface StoredUpload {
   committed_by: string | null;
   committed_position: string | null;
   committed_events: number | null;
+  /** Each stream the commit appended to, with the versions of its first and last event there. */
+  committed_streams: CommittedStream[] | null;
+  undone_at: string | null;
+  undone_by: string | null;
+  undone_position: string | null;
+  undone_events: number | null;
+}
+
+/** The events of one stream an import appended: versions `from` to `to` (decimal text). */
+export interface CommittedStream {
+  stream: string;
+  from: string;
+  to: string;
 }
 
 /** The preview as computed at upload, without what the GET adds (names, the commit). */
-export type StoredPreview = Omit<ImportPreview, 'committed' | 'uploaded_by' | 'created_at' | 'id'>;
+export type StoredPreview = Omit<ImportPreview, 'committed' | 'undone' | 'uploaded_by' | 'created_at' | 'id'>;
 
 export async function insertUpload(
   sql: SqlQueryable,
-  upload: Omit<
+  upload: Pick<
     StoredUpload,
-    'created_at' | 'committed_at' | 'committed_by' | 'committed_position' | 'committed_events'
+    'id' | 'kind' | 'file_name' | 'format' | 'sha256' | 'content' | 'user_id' | 'preview'
   >,
 ): Promise<string> {
   const { rows } = await sql.query<{ created_at: string }>(
@@ -81,18 +105,22 @@ export async function findUpload(sql: SqlQueryable, id: string): Promise<StoredU
     `SELECT id::text AS id, kind, file_name, format, sha256, content, user_id::text AS user_id, preview,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
             to_char(committed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS committed_at,
-            committed_by::text AS committed_by, committed_position, committed_events
+            committed_by::text AS committed_by, committed_position, committed_events, committed_streams,
+            to_char(undone_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS undone_at,
+            undone_by::text AS undone_by, undone_position, undone_events
        FROM imports.uploads WHERE id = $1`,
     [id],
   );
   const row = rows[0];
   if (!row) return undefined;
-  const preview = typeof row.preview === 'string' ? JSON.parse(row.preview) : row.preview;
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
   return {
     ...(row as unknown as StoredUpload),
     content: Buffer.from(String(row.content), 'base64'),
-    preview,
+    preview: json(row.preview),
+    committed_streams: row.committed_streams === null ? null : json(row.committed_streams),
     committed_events: row.committed_events === null ? null : Number(row.committed_events),
+    undone_events: row.undone_events === null ? null : Number(row.undone_events),
   };
 }
 
@@ -103,22 +131,82 @@ export async function markCommitted(
   by: string | null,
   position: string,
   events: number,
+  streams: readonly CommittedStream[],
 ): Promise<void> {
   await tx.query(
-    `UPDATE imports.uploads SET committed_at = now(), committed_by = $2, committed_position = $3, committed_events = $4
+    `UPDATE imports.uploads SET committed_at = now(), committed_by = $2, committed_position = $3, committed_events = $4,
+            committed_streams = $5::jsonb
       WHERE id = $1`,
-    [id, by, position, events],
+    [id, by, position, events, JSON.stringify(streams)],
   );
 }
 
-/** The upload of this file that was committed, if one was (the same bytes, by SHA-256). */
+/**
+ * Marks a committed upload undone: inside the undo's own transaction, with its appends. False
+ * when it was not committed or is undone already (another undo went first).
+ */
+export async function markUndone(
+  tx: SqlQueryable,
+  id: string,
+  by: string | null,
+  position: string,
+  events: number,
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `UPDATE imports.uploads SET undone_at = now(), undone_by = $2, undone_position = $3, undone_events = $4
+      WHERE id = $1 AND committed_at IS NOT NULL AND undone_at IS NULL`,
+    [id, by, position, events],
+  );
+  return rowCount === 1;
+}
+
+/** A page of uploads, newest first, without their files and rows. */
+export async function listUploads(
+  sql: SqlQueryable,
+  page: number,
+  limit: number,
+): Promise<{ total: number; rows: ListedUpload[] }> {
+  const at = (column: string) =>
+    `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
+  const [{ rows }, count] = await Promise.all([
+    sql.query<ListedUpload & { rows_total: number | string }>(
+      `SELECT id::text AS id, kind, file_name, user_id::text AS user_id, committed_by::text AS committed_by,
+              undone_by::text AS undone_by, preview->>'status' AS preview_status,
+              (preview->>'rows_total')::int AS rows_total,
+              ${at('created_at')}, ${at('committed_at')}, ${at('undone_at')}
+         FROM imports.uploads ORDER BY created_at DESC, id LIMIT $1 OFFSET $2`,
+      limit === -1 ? [null, 0] : [limit, (page - 1) * limit],
+    ),
+    sql.query<{ n: string }>('SELECT count(*)::text AS n FROM imports.uploads'),
+  ]);
+  return {
+    total: Number(count.rows[0]!.n),
+    rows: rows.map((r) => ({ ...r, rows_total: Number(r.rows_total) })),
+  };
+}
+
+export type ListedUpload = {
+  id: string;
+  kind: string;
+  file_name: string;
+  user_id: string | null;
+  committed_by: string | null;
+  undone_by: string | null;
+  preview_status: 'valid' | 'invalid';
+  rows_total: number;
+  created_at: string;
+  committed_at: string | null;
+  undone_at: string | null;
+};
+
+/** The upload of this file that was committed and stands (not undone), if one does (the same bytes, by SHA-256). */
 export async function committedWithSha(
   sql: SqlQueryable,
   sha256: string,
 ): Promise<{ id: string; file_name: string; committed_at: string } | undefined> {
   const { rows } = await sql.query<{ id: string; file_name: string; committed_at: string }>(
     `SELECT id::text AS id, file_name, to_char(committed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS committed_at
-       FROM imports.uploads WHERE sha256 = $1 AND committed_at IS NOT NULL LIMIT 1`,
+       FROM imports.uploads WHERE sha256 = $1 AND committed_at IS NOT NULL AND undone_at IS NULL LIMIT 1`,
     [sha256],
   );
   return rows[0];

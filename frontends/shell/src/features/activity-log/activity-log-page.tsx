@@ -118,7 +118,7 @@ function ActivityLog() {
             {r.model_name === 'Books'
               ? booksChange(r.new_data)
               : r.model_name === 'Import'
-                ? `Imported from ${String(r.new_data?.file_name ?? '')} by ${r.user?.name ?? 'System/Deleted User'}`
+                ? `${r.action_type === 'DELETE' ? 'Undo of import' : 'Imported from'} ${String(r.new_data?.file_name ?? '')} by ${r.user?.name ?? 'System/Deleted User'}`
                 : `ID: ${r.record_id}`}
           </Text>
         </div>

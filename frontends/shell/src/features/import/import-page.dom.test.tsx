@@ -1,4 +1,4 @@
-import type { ImportPreview } from '@bahi/contracts';
+import type { ImportPreview, ImportSummary } from '@bahi/contracts';
 import { setToken } from '@bahi/ui';
 import { ADMIN, mockApi, renderScreen } from '@bahi/ui/testing';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -51,7 +51,23 @@ const preview = (over: Partial<ImportPreview>): ImportPreview => ({
     stock: [],
   },
   committed: null,
+  undone: null,
   ...over,
+});
+const ID4 = '55555555-5555-4555-8555-555555555555';
+const summary = (id: string, file: string, status: ImportSummary['status']): ImportSummary => ({
+  id,
+  kind: 'funders',
+  file_name: file,
+  status,
+  rows_total: 3,
+  created_at: '2026-11-28T10:00:00.000Z',
+  uploaded_by: { id: ADMIN.id, name: ADMIN.name },
+  committed:
+    status === 'committed'
+      ? { at: '2026-11-28T10:01:00.000Z', by: { id: ADMIN.id, name: ADMIN.name } }
+      : null,
+  undone: null,
 });
 
 beforeEach(() => setToken('tok-import'));
@@ -205,5 +221,88 @@ describe('Settings > Import', () => {
     expect(within(region).getByRole('link', { name: 'Open Sales' }).getAttribute('href')).toBe(
       '/transactions/sales',
     );
+  });
+
+  it('shows the commit as records recorded of the total while it runs', async () => {
+    let release: (() => void) | undefined;
+    mockApi(async (call) => {
+      if (call.method === 'POST' && call.path === `/imports/${ID3}/commit`) {
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return { body: { id: ID3, position: '40', records: 2, events: 3 } };
+      }
+      if (
+        call.path === '/imports/progress' &&
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(
+          call.query.get('key') ?? '',
+        )
+      )
+        return { body: { id: ID3, state: 'recording', done: 1, total: 2 } };
+      if (call.path === `/imports/${ID3}`) return { body: preview({ id: ID3 }) };
+      if (call.path === '/imports') return { body: { data: [], totalItems: 0 } };
+      return undefined;
+    });
+    renderScreen(`/settings/import?kind=funders&id=${ID3}`, <ImportPage />);
+    const region = await screen.findByRole('region', { name: 'Preview' });
+    fireEvent.click(await within(region).findByRole('button', { name: 'Commit 2 funders' }));
+    await within(region).findByText('Recorded 1 of 2 funders…');
+    const bar = within(region).getByRole('progressbar', { name: 'Committing' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('0.5');
+    release?.();
+  });
+
+  it('lists past imports and undoes a committed one after confirming, or shows why not', async () => {
+    let undone = false;
+    let attempts = 0;
+    const api = mockApi((call) => {
+      if (call.path === '/imports')
+        return {
+          body: {
+            data: [
+              summary(ID4, 'cities.csv', undone ? 'undone' : 'committed'),
+              summary(ID3, 'draft.xlsx', 'invalid'),
+            ],
+            totalItems: 2,
+          },
+        };
+      if (call.method === 'POST' && call.path === `/imports/${ID4}/undo`) {
+        if (++attempts === 1)
+          return {
+            status: 409,
+            body: {
+              message:
+                'This import cannot be undone: Funder "Asha" was changed after the import (funder updated).',
+            },
+          };
+        undone = true;
+        return { body: { id: ID4, position: '50', records: 3, events: 4 } };
+      }
+      return undefined;
+    });
+    renderScreen('/settings/import?kind=funders', <ImportPage />);
+    const history = await screen.findByRole('region', { name: 'Past imports' });
+    await within(history).findByText('cities.csv');
+    expect(within(history).getAllByRole('button', { name: /^Undo import/ })).toHaveLength(1);
+    fireEvent.click(within(history).getByRole('button', { name: 'Undo import cities.csv' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Undo import?' });
+    expect(dialog.textContent).toContain(
+      'Every record imported from cities.csv (3 funders) will be reversed',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Undo import' }));
+    await within(history).findByText(
+      'This import cannot be undone: Funder "Asha" was changed after the import (funder updated).',
+    );
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path === `/imports/${ID4}/undo`)).toHaveLength(1);
+    // Asked again: this time the server undoes it.
+    fireEvent.click(within(history).getByRole('button', { name: 'Undo import cities.csv' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Undo import?' })).getByRole('button', {
+        name: 'Undo import',
+      }),
+    );
+    await screen.findByText('Undid the import of cities.csv: 3 funders reversed.');
+    await within(history).findByText('Undone');
+    expect(within(history).queryByRole('button', { name: /^Undo import/ })).toBeNull();
   });
 });

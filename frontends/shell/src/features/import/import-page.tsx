@@ -1,6 +1,14 @@
-import { IMPORT_KINDS, type ImportKind, type ImportPreview, type ImportRow } from '@bahi/contracts';
+import {
+  IMPORT_KINDS,
+  type ImportKind,
+  type ImportPreview,
+  type ImportProgress,
+  type ImportRow,
+  type ImportSummary,
+} from '@bahi/contracts';
 import {
   type Column,
+  ConfirmDialog,
   DataTable,
   ErrorAlert,
   errorText,
@@ -25,7 +33,16 @@ import {
 } from '@fluentui/react-components';
 import { useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { downloadTemplate, importQuery, useCommitImport, useUploadImport } from './api.ts';
+import {
+  downloadTemplate,
+  importProgressQuery,
+  importQuery,
+  importsQuery,
+  newProgressKey,
+  useCommitImport,
+  useUndoImport,
+  useUploadImport,
+} from './api.ts';
 import { BooksEffect } from './books-effect.tsx';
 
 const KIND_LABELS: Record<ImportKind, string> = {
@@ -102,6 +119,14 @@ const useStyles = makeStyles({
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalL, display: 'grid', gap: tokens.spacingVerticalXS },
   totals: { display: 'grid', gap: tokens.spacingVerticalXS },
   hidden: { display: 'none' },
+  badge: { whiteSpace: 'nowrap' },
+  file: {
+    padding: 0,
+    minWidth: 0,
+    textAlign: 'start',
+    overflowWrap: 'anywhere',
+    fontWeight: tokens.fontWeightSemibold,
+  },
   value: { overflowWrap: 'anywhere' },
 });
 
@@ -126,6 +151,8 @@ function Import() {
   const upload = useUploadImport();
   const commit = useCommitImport();
   const preview = useQuery({ ...importQuery(id ?? ''), enabled: Boolean(id) });
+  const [progressKey, setProgressKey] = useState<string | null>(null);
+  const progress = useQuery(importProgressQuery(commit.isPending ? progressKey : null));
   const [templateError, setTemplateError] = useState<string | null>(null);
 
   const setUrl = (next: { kind?: ImportKind; id?: string | null }) => {
@@ -148,7 +175,9 @@ function Import() {
   };
 
   const onCommit = async (p: ImportPreview) => {
-    const answer = await commit.mutateAsync(p.id);
+    const key = newProgressKey();
+    setProgressKey(key);
+    const answer = await commit.mutateAsync({ id: p.id, progressKey: key });
     notify(
       `Imported ${formatCount(answer.records)} ${KIND_LABELS[p.kind].toLowerCase()} from ${p.file_name}.`,
     );
@@ -240,17 +269,149 @@ function Import() {
           key={data.id}
           preview={data}
           committing={commit.isPending}
+          progress={commit.isPending ? progress.data : undefined}
           commitError={commit.isError ? errorText(commit.error, 'The import could not be committed.') : null}
           onCommit={() => void onCommit(data).catch(() => undefined)}
         />
       ) : null}
+      <History onOpen={(row) => setUrl({ kind: row.kind, id: row.id })} />
     </Page>
+  );
+}
+
+const STATUS: Record<
+  ImportSummary['status'],
+  { label: string; color: 'success' | 'danger' | 'warning' | 'informative' }
+> = {
+  valid: { label: 'Not committed', color: 'informative' },
+  invalid: { label: 'Not ready', color: 'danger' },
+  committed: { label: 'Committed', color: 'success' },
+  undone: { label: 'Undone', color: 'warning' },
+};
+
+/** The past uploads, newest first; a committed one can be undone as a whole. */
+function History(props: { onOpen(row: ImportSummary): void }) {
+  const styles = useStyles();
+  const notify = useSnackbar();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const list = useQuery(importsQuery(page, pageSize));
+  const undo = useUndoImport();
+  const [undoing, setUndoing] = useState<ImportSummary | null>(null);
+  const [undoError, setUndoError] = useState<string | null>(null);
+
+  const confirm = async () => {
+    const row = undoing;
+    if (!row) return;
+    setUndoError(null);
+    try {
+      const answer = await undo.mutateAsync(row.id);
+      notify(`Undid the import of ${row.file_name}: ${count(answer.records, row.kind)} reversed.`);
+    } catch (error) {
+      setUndoError(errorText(error, 'The import could not be undone.'));
+    } finally {
+      setUndoing(null);
+    }
+  };
+
+  const columns: Column<ImportSummary>[] = [
+    {
+      key: 'file',
+      header: 'File',
+      card: 'title',
+      render: (r) => (
+        <Button appearance="transparent" className={styles.file} onClick={() => props.onOpen(r)}>
+          {r.file_name}
+        </Button>
+      ),
+    },
+    { key: 'kind', header: 'Kind', render: (r) => KIND_LABELS[r.kind] ?? r.kind },
+    { key: 'rows', header: 'Rows', render: (r) => formatCount(r.rows_total) },
+    {
+      key: 'by',
+      header: 'By',
+      render: (r) => r.committed?.by?.name ?? r.uploaded_by?.name ?? 'System/Deleted User',
+    },
+    {
+      key: 'when',
+      header: 'When',
+      render: (r) => formatDateTime(r.committed?.at ?? r.created_at),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (r) => (
+        <span>
+          <Badge appearance="tint" color={STATUS[r.status].color} className={styles.badge}>
+            {STATUS[r.status].label}
+          </Badge>
+          {r.undone ? (
+            <Text block size={200} className={styles.muted}>
+              by {r.undone.by?.name ?? 'System/Deleted User'}, {formatDateTime(r.undone.at)}
+            </Text>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (r) =>
+        r.status === 'committed' ? (
+          <Button size="small" onClick={() => setUndoing(r)} aria-label={`Undo import ${r.file_name}`}>
+            Undo import
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Panel title="Past imports" className={styles.form} role="region" aria-label="Past imports">
+      <ErrorAlert text={undoError} />
+      <ErrorAlert
+        text={list.isError ? errorText(list.error, 'The past imports could not be loaded.') : null}
+      />
+      <DataTable
+        label="Past imports"
+        columns={columns}
+        rows={list.data?.data ?? []}
+        rowKey={(r) => r.id}
+        loading={list.isPending}
+        emptyText="No files uploaded yet."
+        cards
+        paging={{
+          page,
+          pageSize,
+          totalItems: list.data?.totalItems ?? 0,
+          pageSizes: [10, 25, 50],
+          onPage: setPage,
+          onPageSize: (size) => {
+            setPageSize(size);
+            setPage(1);
+          },
+        }}
+      />
+      <ConfirmDialog
+        open={undoing !== null}
+        title="Undo import?"
+        message={
+          undoing
+            ? `Every record imported from ${undoing.file_name} (${count(undoing.rows_total, undoing.kind)}) will be reversed, all at once or not at all. Bahi refuses if any of them has been changed or used since the import.`
+            : ''
+        }
+        confirmLabel="Undo import"
+        busy={undo.isPending}
+        onCancel={() => setUndoing(null)}
+        onConfirm={() => void confirm()}
+      />
+    </Panel>
   );
 }
 
 function PreviewPanel(props: {
   preview: ImportPreview;
   committing: boolean;
+  progress: ImportProgress | undefined;
   commitError: string | null;
   onCommit(): void;
 }) {
@@ -333,8 +494,15 @@ function PreviewPanel(props: {
   return (
     <Panel title={`3. Preview: ${p.file_name}`} className={styles.form} role="region" aria-label="Preview">
       <div className={styles.summary} aria-live="polite">
-        <Badge appearance="filled" color={p.status === 'invalid' ? 'danger' : 'success'}>
-          {p.status === 'invalid' ? 'Not ready' : p.status === 'valid' ? 'Ready to commit' : 'Committed'}
+        <Badge
+          appearance="filled"
+          color={p.status === 'invalid' ? 'danger' : p.status === 'undone' ? 'warning' : 'success'}
+        >
+          {
+            { invalid: 'Not ready', valid: 'Ready to commit', committed: 'Committed', undone: 'Undone' }[
+              p.status
+            ]
+          }
         </Badge>
         <Text>
           {formatCount(p.rows_total)} rows: {formatCount(p.rows_valid)} ready, {formatCount(p.rows_invalid)}{' '}
@@ -402,12 +570,15 @@ function PreviewPanel(props: {
         </>
       ) : null}
       <ErrorAlert text={props.commitError} />
-      {props.committing ? (
-        <Field validationMessage={`Recording ${count(p.rows_valid, p.kind)}…`} validationState="none">
-          <ProgressBar aria-label="Committing" />
-        </Field>
-      ) : null}
-      {p.committed ? (
+      {props.committing ? <CommitProgress preview={p} progress={props.progress} /> : null}
+      {p.undone ? (
+        <div role="status">
+          <Text weight="semibold">
+            Undone by {p.undone.by?.name ?? 'System/Deleted User'} on {formatDateTime(p.undone.at)}: every
+            record imported from {p.file_name} was reversed.
+          </Text>
+        </div>
+      ) : p.committed ? (
         <div role="status">
           <Text weight="semibold">
             Imported {count(p.rows_total, p.kind)} from {p.file_name} by{' '}
@@ -426,5 +597,31 @@ function PreviewPanel(props: {
         </div>
       )}
     </Panel>
+  );
+}
+
+/**
+ * The commit's progress: records recorded of the total, polled from the command process running
+ * it (GET /imports/{id}/progress); indeterminate while the file is checked again first.
+ */
+function CommitProgress(props: { preview: ImportPreview; progress: ImportProgress | undefined }) {
+  const { preview: p } = props;
+  // A poll answered by a command copy that is not running the commit says `idle`: the last figure stays.
+  const last = useRef<ImportProgress | undefined>(undefined);
+  if (props.progress?.state === 'recording') last.current = props.progress;
+  const progress = last.current;
+  const recording = progress?.state === 'recording' && progress.total > 0;
+  const text = recording
+    ? `Recorded ${formatCount(progress.done)} of ${count(progress.total, p.kind)}…`
+    : `Checking ${count(p.rows_valid, p.kind)} again…`;
+  return (
+    <Field validationMessage={text} validationState="none">
+      <ProgressBar
+        aria-label="Committing"
+        aria-valuetext={text}
+        value={recording ? progress.done / progress.total : undefined}
+        max={1}
+      />
+    </Field>
   );
 }
