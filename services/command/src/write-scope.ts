@@ -43,6 +43,20 @@ export interface RequestLocks {
   /** Takes the lock unless another request holds it (true), without waiting. */
   tryExclusive(name: string): Promise<boolean>;
   /**
+   * Postgres: tryExclusive and, only when it took the lock, an INSERT ... ON CONFLICT DO NOTHING
+   * of one row right after it, on the lock's connection, in one round trip: undefined when
+   * another request holds the lock, else whether the row went in.
+   */
+  tryExclusiveThenInsert?(
+    name: string,
+    insert: {
+      table: string;
+      columns: ReadonlyArray<readonly [name: string, type: string]>;
+      conflict: string;
+    },
+    values: readonly unknown[],
+  ): Promise<boolean | undefined>;
+  /**
    * Takes the lock shared, then reads the stream: what it reads is as it stands once the lock is
    * held. On Postgres both in one round trip, on the connection that holds the locks.
    */
@@ -164,6 +178,22 @@ export function postgresLocks(sql: SqlClient): LockManager {
         },
         exclusive: async (name) => void (await lock(`SELECT true AS ok, pg_advisory_lock(${key})`, name)),
         tryExclusive: (name) => lock(`SELECT pg_try_advisory_lock(${key}) AS ok`, name),
+        async tryExclusiveThenInsert(name, { table, columns, conflict }, values) {
+          const s = await held();
+          // The lock first (a materialized CTE runs once, before the INSERT that reads it), the
+          // row only if the lock was taken.
+          const { rows } = await s.query<{ locked: boolean; inserted: boolean }>(
+            `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_lock(${key}) AS ok),
+                  inserted AS (
+                    INSERT INTO ${table} (${columns.map(([c]) => c).join(', ')})
+                    SELECT ${columns.map(([, type], i) => `$${i + 2}::${type}`).join(', ')} FROM lock WHERE lock.ok
+                    ON CONFLICT (${conflict}) DO NOTHING RETURNING 1)
+             SELECT lock.ok AS locked, EXISTS (SELECT 1 FROM inserted) AS inserted FROM lock`,
+            [`bahi.${name}`, ...values],
+          );
+          const row = rows[0];
+          return row?.locked === true ? row.inserted : undefined;
+        },
         async release() {
           const s = session ?? (opening ? await opening.catch(() => undefined) : undefined);
           session = undefined;
