@@ -282,6 +282,12 @@ interface Server {
   procs: Proc[];
   /** Event counts by type straight from the event store, where the benchmark can reach it. */
   eventCounts?: () => Promise<Map<string, number>>;
+  /**
+   * CPU of this run's own Postgres backends (those connected to its database), counted from a
+   * call on: the figure "Postgres (all databases)" also holds whatever else the machine's
+   * Postgres serves (other engineers' tests), this one does not.
+   */
+  ownPostgresCpu?: () => () => Promise<number>;
   /** PG_SAMPLE=1: what Postgres' active backends run and wait on, sampled from pg_stat_activity. */
   sampleActivity?: () => () => Promise<Array<[string, number]>>;
   stop(): Promise<void>;
@@ -402,6 +408,43 @@ async function startDistributed(mode: 'distributed' | 'gateway'): Promise<Server
       writeBase,
       readBase,
       procs,
+      ownPostgresCpu() {
+        // CPU seconds per backend pid when first and last seen; a backend that starts later
+        // counts from 0 (it did not exist before), one that ends counts up to its last sample.
+        const first = new Map<number, number>();
+        const last = new Map<number, number>();
+        let running = true;
+        const watcher = new pg.Client({ connectionString: url.toString() });
+        const sample = async () => {
+          const { rows } = await watcher.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          for (const { pid } of rows) {
+            const cpu = processCpu(pid);
+            if (!first.has(pid)) first.set(pid, started ? 0 : cpu);
+            last.set(pid, cpu);
+          }
+        };
+        let started = false;
+        const done = (async () => {
+          await watcher.connect();
+          await sample();
+          started = true;
+          while (running) {
+            await sleep(250);
+            await sample();
+          }
+          await watcher.end();
+        })();
+        return async () => {
+          running = false;
+          await done;
+          let total = 0;
+          for (const [pid, cpu] of last) total += cpu - (first.get(pid) ?? 0);
+          return total;
+        };
+      },
       sampleActivity() {
         const counts = new Map<string, number>();
         let running = true;
@@ -762,6 +805,8 @@ interface RunResult {
     /** By server process (command, query, projector, reports-worker; or standalone). */
     byProcess: Record<string, number>;
     postgres: number;
+    /** This run's database's own backends (distributed modes). */
+    ownPostgres?: number;
     client: number;
     rest: number;
     wall: number;
@@ -798,6 +843,11 @@ async function load(
       machine: machineCpu(),
     };
   }, WARMUP_S * 1000);
+  let stopOwnPostgres: (() => Promise<number>) | undefined;
+  if (server.ownPostgresCpu)
+    setTimeout(() => {
+      stopOwnPostgres = server.ownPostgresCpu!();
+    }, WARMUP_S * 1000);
   let stopSampling: (() => Promise<Array<[string, number]>>) | undefined;
   if (process.env.PG_SAMPLE === '1' && server.sampleActivity)
     setTimeout(() => {
@@ -853,6 +903,7 @@ async function load(
   const server1 = serverCpu() - cpu0.server;
   const machine = machineCpu() - cpu0.machine;
   const postgres = postgresCpu() - cpu0.postgres;
+  const ownPostgres = stopOwnPostgres ? await stopOwnPostgres() : undefined;
   const processes = Object.fromEntries(
     Object.entries(byProcess()).map(([name, s]) => [name, s - (cpu0.byProcess[name] ?? 0)]),
   );
@@ -873,6 +924,7 @@ async function load(
       server: server1,
       byProcess: processes,
       postgres,
+      ownPostgres,
       client: clientS,
       rest: machine - server1 - clientS - postgres,
       wall,
@@ -1035,7 +1087,10 @@ for (const mode of MODES) {
             .map(([name, c]) => `${name} ${(c / r.cpu.wall).toFixed(2)}`)
             .join(', ')}, Postgres (all databases) ${(r.cpu.postgres / r.cpu.wall).toFixed(2)}, ` +
           `benchmark client ${(r.cpu.client / r.cpu.wall).toFixed(2)}, the rest (kernel, others) ${(r.cpu.rest / r.cpu.wall).toFixed(2)}; ` +
-          `CPU per write: ${((1000 * (r.cpu.server + r.cpu.postgres)) / KINDS.reduce((s, k) => s + r.latencies.get(k)!.length, 0)).toFixed(2)} ms (server processes and Postgres)`,
+          `CPU per write: ${((1000 * (r.cpu.server + r.cpu.postgres)) / KINDS.reduce((s, k) => s + r.latencies.get(k)!.length, 0)).toFixed(2)} ms (server processes and Postgres)` +
+          (r.cpu.ownPostgres === undefined
+            ? ''
+            : `; ${((1000 * (r.cpu.server + r.cpu.ownPostgres)) / KINDS.reduce((s, k) => s + r.latencies.get(k)!.length, 0)).toFixed(2)} ms with only this database's Postgres backends (${(r.cpu.ownPostgres / r.cpu.wall).toFixed(2)} cores)`),
       );
       for (const s of r.errorSamples) report.push(`  - ${s}`);
       if (errs > 0) failed = true;

@@ -6,6 +6,7 @@ export {
   migrateEventStore,
   PostgresEventStore,
   type PostgresEventStoreOptions,
+  readStreamAfterSharedLock,
   toPayload as storedForm,
 } from './postgres/postgres-event-store.ts';
 export { eventStoreMigrations } from './postgres/schema.ts';

@@ -15,9 +15,10 @@ export const BOOKS_LOCK = 'books';
  * no lock: it appends nothing, and answers as a save at that moment would.
  */
 export async function closedUpTo(store: EventStore, scope: WriteScope | undefined): Promise<string | null> {
-  await scope?.locks.shared(BOOKS_LOCK);
+  const recorded = scope
+    ? await scope.locks.sharedThenRead(BOOKS_LOCK, store, BOOKS_STREAM)
+    : await store.readStream(BOOKS_STREAM);
   let state = initialBooks();
-  for (const e of await store.readStream(BOOKS_STREAM))
-    state = evolveBooks(state, parseEvent(e.type, e.data));
+  for (const e of recorded) state = evolveBooks(state, parseEvent(e.type, e.data));
   return state.closedUpTo;
 }

@@ -52,6 +52,17 @@ CREATE INDEX idempotency_created_at ON command.idempotency (created_at);`,
 ];
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+/** The claim of a key: a row with no answer yet, unless the key has one already. */
+const CLAIM = {
+  table: 'command.idempotency',
+  columns: [
+    ['user_id', 'uuid'],
+    ['key', 'text'],
+    ['fingerprint', 'text'],
+    ['nonce', 'uuid'],
+  ],
+  conflict: 'user_id, key',
+} as const;
 const KEEP_HOURS = 24;
 
 /** A write request's scope and what it still has to do at the end. */
@@ -73,9 +84,10 @@ async function finish(entry: Entry) {
 }
 
 /**
- * The key for this request (the sweep of old keys done): claimed now, or the first attempt's
- * answer replayed, or a key claimed by an attempt that ended without answering taken over to
- * finish what it began; a key of another request is refused.
+ * The key for this request (the sweep of old keys done): its lock taken and the key claimed now
+ * (on Postgres in one round trip), or the first attempt's answer replayed, or a key claimed by an
+ * attempt that ended without answering taken over to finish what it began; a key of another
+ * request, or one still being processed, is refused.
  */
 async function claimKey(
   sql: SqlClient,
@@ -88,12 +100,26 @@ async function claimKey(
     .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
   const nonce = randomUUID();
-  const claimed = await sql.query(
-    `INSERT INTO command.idempotency (user_id, key, fingerprint, nonce) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-    [userId, key, fingerprint, nonce],
-  );
-  if (claimed.rows.length > 0) {
+  const lock = `idempotency:${userId}:${key}`;
+  const busy = () =>
+    new HttpError(409, 'A request with this Idempotency-Key is still being processed. Please retry shortly.');
+  let claimed: boolean;
+  const locks = entry.scope.locks;
+  if (locks.tryExclusiveThenInsert) {
+    // Postgres: the key's lock and the claim in one round trip (bench/command-mix).
+    const inserted = await locks.tryExclusiveThenInsert(lock, CLAIM, [userId, key, fingerprint, nonce]);
+    if (inserted === undefined) throw busy();
+    claimed = inserted;
+  } else {
+    if (!(await locks.tryExclusive(lock))) throw busy();
+    const { rows } = await sql.query(
+      `INSERT INTO command.idempotency (user_id, key, fingerprint, nonce) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
+      [userId, key, fingerprint, nonce],
+    );
+    claimed = rows.length > 0;
+  }
+  if (claimed) {
     entry.claim = { userId, key };
     entry.scope.keyed = { nonce, recovering: false, fresh: true, steps: 0, ids: 0 };
     return;
@@ -151,12 +177,6 @@ export async function openIdempotency(sql: SqlClient, locks: LockManager) {
       throw new HttpError(400, `${msg}.`, [{ msg, path: 'Idempotency-Key' }]);
     }
     const userId = signedIn(request).id;
-    if (!(await entry.scope.locks.tryExclusive(`idempotency:${userId}:${header}`))) {
-      throw new HttpError(
-        409,
-        'A request with this Idempotency-Key is still being processed. Please retry shortly.',
-      );
-    }
     if (++sinceSweep >= 100) {
       sinceSweep = 0;
       await sql.query(

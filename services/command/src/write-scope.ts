@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import { conflict } from '@bahi/domain';
+import {
+  type EventStore,
+  PostgresEventStore,
+  type RecordedEvent,
+  readStreamAfterSharedLock,
+} from '@bahi/event-store';
 import { HttpError } from '@bahi/server-kit';
 import type { SqlClient, SqlQueryable, SqlSession } from '@bahi/sql-client';
 
@@ -36,6 +42,25 @@ export interface RequestLocks {
   exclusive(name: string): Promise<void>;
   /** Takes the lock unless another request holds it (true), without waiting. */
   tryExclusive(name: string): Promise<boolean>;
+  /**
+   * Postgres: tryExclusive and, only when it took the lock, an INSERT ... ON CONFLICT DO NOTHING
+   * of one row right after it, on the lock's connection, in one round trip: undefined when
+   * another request holds the lock, else whether the row went in.
+   */
+  tryExclusiveThenInsert?(
+    name: string,
+    insert: {
+      table: string;
+      columns: ReadonlyArray<readonly [name: string, type: string]>;
+      conflict: string;
+    },
+    values: readonly unknown[],
+  ): Promise<boolean | undefined>;
+  /**
+   * Takes the lock shared, then reads the stream: what it reads is as it stands once the lock is
+   * held. On Postgres both in one round trip, on the connection that holds the locks.
+   */
+  sharedThenRead(name: string, store: EventStore, streamId: string): Promise<RecordedEvent[]>;
   /** The connection holding the locks (Postgres), once one is held: a keyed request appends on it. */
   readonly connection: SqlQueryable | undefined;
   release(): Promise<void>;
@@ -58,9 +83,17 @@ export function newRecordId(): string {
   return keyed ? derivedUuid(keyed.nonce, `record:${keyed.ids++}`) : randomUUID();
 }
 
-/** Held until the request ends: no one may delete or move this master meanwhile. */
-export async function holdShared(name: string): Promise<void> {
-  await writeScopes.getStore()?.locks.shared(name);
+/**
+ * A stream read under a shared lock held until the request ends (outside a write scope, a dry
+ * run say: read without one).
+ */
+export async function readHoldingShared(
+  store: EventStore,
+  name: string,
+  streamId: string,
+): Promise<RecordedEvent[]> {
+  const locks = writeScopes.getStore()?.locks;
+  return locks ? locks.sharedThenRead(name, store, streamId) : store.readStream(streamId);
 }
 
 /** Held until the request ends: no request that read this master is between its read and its append. */
@@ -107,27 +140,60 @@ export function postgresLocks(sql: SqlClient): LockManager {
         );
         return opening;
       };
+      // The session pool's lock_timeout, or a deadlock Postgres broke: this request answers
+      // 409 and may be sent again; the other one goes on.
+      const busy = (error: unknown) => {
+        const code = (error as { code?: string }).code;
+        return code === '55P03' || code === '40P01' ? conflict(BUSY) : error;
+      };
       const lock = async (statement: string, name: string) => {
         const s = await held();
         try {
           const { rows } = await s.query<{ ok: boolean }>(statement, [`bahi.${name}`]);
           return rows[0]?.ok === true;
         } catch (error) {
-          // The session pool's lock_timeout, or a deadlock Postgres broke: this request answers
-          // 409 and may be sent again; the other one goes on.
-          const code = (error as { code?: string }).code;
-          if (code === '55P03' || code === '40P01') throw conflict(BUSY);
-          throw error;
+          throw busy(error);
         }
       };
       const key = 'hashtextextended($1, 0)';
+      const shared = async (name: string) =>
+        void (await lock(`SELECT true AS ok, pg_advisory_lock_shared(${key})`, name));
       return {
         get connection() {
           return session;
         },
-        shared: async (name) => void (await lock(`SELECT true AS ok, pg_advisory_lock_shared(${key})`, name)),
+        shared,
+        async sharedThenRead(name, store, streamId) {
+          // Only the Postgres store reads on this database; any other store: lock, then read.
+          if (!(store instanceof PostgresEventStore)) {
+            await shared(name);
+            return store.readStream(streamId);
+          }
+          const s = await held();
+          try {
+            return await readStreamAfterSharedLock(s, `bahi.${name}`, streamId);
+          } catch (error) {
+            throw busy(error);
+          }
+        },
         exclusive: async (name) => void (await lock(`SELECT true AS ok, pg_advisory_lock(${key})`, name)),
         tryExclusive: (name) => lock(`SELECT pg_try_advisory_lock(${key}) AS ok`, name),
+        async tryExclusiveThenInsert(name, { table, columns, conflict }, values) {
+          const s = await held();
+          // The lock first (a materialized CTE runs once, before the INSERT that reads it), the
+          // row only if the lock was taken.
+          const { rows } = await s.query<{ locked: boolean; inserted: boolean }>(
+            `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_lock(${key}) AS ok),
+                  inserted AS (
+                    INSERT INTO ${table} (${columns.map(([c]) => c).join(', ')})
+                    SELECT ${columns.map(([, type], i) => `$${i + 2}::${type}`).join(', ')} FROM lock WHERE lock.ok
+                    ON CONFLICT (${conflict}) DO NOTHING RETURNING 1)
+             SELECT lock.ok AS locked, EXISTS (SELECT 1 FROM inserted) AS inserted FROM lock`,
+            [`bahi.${name}`, ...values],
+          );
+          const row = rows[0];
+          return row?.locked === true ? row.inserted : undefined;
+        },
         async release() {
           const s = session ?? (opening ? await opening.catch(() => undefined) : undefined);
           session = undefined;
@@ -199,9 +265,14 @@ export function localLocks(): LockManager {
         names.add(name);
         return true;
       };
+      const shared = async (name: string) => void (await acquire(name, 'shared', true));
       return {
         connection: undefined,
-        shared: async (name) => void (await acquire(name, 'shared', true)),
+        shared,
+        async sharedThenRead(name, store, streamId) {
+          await shared(name);
+          return store.readStream(streamId);
+        },
         exclusive: async (name) => void (await acquire(name, 'exclusive', true)),
         tryExclusive: (name) => acquire(name, 'exclusive', false),
         async release() {

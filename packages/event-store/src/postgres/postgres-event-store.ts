@@ -314,6 +314,25 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+/**
+ * A stream's events read on a connection right after it takes a session-level shared advisory
+ * lock on `lock` (hashtextextended(lock, 0), as pg_advisory_lock_shared takes it), in one round
+ * trip (es.read_stream_after_shared_lock): the read sees everything committed before the lock
+ * was granted. The lock stays with the connection until it is unlocked.
+ */
+export async function readStreamAfterSharedLock(
+  sql: SqlQueryable,
+  lock: string,
+  streamId: string,
+  options: Pick<ReadStreamOptions, 'fromVersion'> = {},
+): Promise<RecordedEvent[]> {
+  const { rows } = await sql.query<EventRow>(
+    'SELECT * FROM es.read_stream_after_shared_lock($1, $2, $3::bigint)',
+    [lock, streamId, (options.fromVersion ?? 0n).toString()],
+  );
+  return rows.map(toRecorded);
+}
+
 /** The events as es.append takes them: ids, and the metadata every stored event carries. */
 export function toPayload(events: readonly NewEvent[], recordedAt: string) {
   return events.map((event) => ({

@@ -1,3 +1,4 @@
+import { parseEvent } from '@bahi/contracts';
 import {
   type CustomFieldEntity,
   checkCustomFields,
@@ -11,8 +12,7 @@ import {
 import { waitForProjections } from '@bahi/read-db';
 import { definitionsCurrentAt } from '../definitions-current.ts';
 import type { CommandDeps } from '../deps.ts';
-import { loadStream } from '../execute.ts';
-import { holdShared, masterLock } from '../write-scope.ts';
+import { masterLock, readHoldingShared } from '../write-scope.ts';
 
 /**
  * The facts the command handlers gather before they decide (Emmett's command handler: typed
@@ -31,8 +31,10 @@ export async function requireActive<K extends MasterKind>(
   id: string,
   path: string,
 ): Promise<MasterData<K>> {
-  await holdShared(masterLock(id));
-  const { state } = await loadStream(deps.eventStore, masterStreamId(kind, id), masterDecider(kind));
+  const decider = masterDecider(kind);
+  let state = decider.initialState();
+  for (const e of await readHoldingShared(deps.eventStore, masterLock(id), masterStreamId(kind, id)))
+    state = decider.evolve(state, parseEvent(e.type, e.data));
   if (state.status !== 'active') {
     const label = {
       City: 'City',
