@@ -236,6 +236,7 @@ describe('importing sales', () => {
       'SaleRecorded',
       3,
     );
+    ids.salesImport = preview.id;
     // 1,000 x 10 AFN owed by Bilal; the whole 100 units leave Bhiwandi.
     expect(account(preview, 'Bilal')).toMatchObject({ currency: 'AFN', before: '0.00', after: '10000.00' });
     expect(account(preview, 'Twin')).toBeDefined();
@@ -298,6 +299,7 @@ describe('importing payments', () => {
       'PaymentRecorded',
       2,
     );
+    ids.paymentsImport = preview.id;
     // Paying the funder 1,000 AFN lowers what is owed to him; Imran's cash goes down by it.
     expect(account(preview, 'Haji Rahim')).toMatchObject({ currency: 'AFN' });
     expect(account(preview, 'Imran')).toMatchObject({ currency: 'AFN', before: '0.00', after: '-1000.00' });
@@ -377,8 +379,44 @@ describe('importing expenses and incomes', () => {
       'IncomeRecorded',
       1,
     );
+    ids.incomesImport = preview.id;
     expect(account(preview, 'Imran')).toMatchObject({ before: '-2200.50', after: '-1500.50' });
     const list = await api('GET', `/transactions/incomes?city_id=${ids.Kabul}&limit=50`);
     expect(JSON.stringify(list)).toContain('700.00');
+  }, 60_000);
+});
+
+describe('undoing transaction imports', () => {
+  const undo = (id: string) => app.call('POST', `/imports/${id}/undo`);
+
+  it('undoes the sales import: the units back in the godown, the agent owes nothing, once', async () => {
+    const res = await undo(ids.salesImport!);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await recorded(['SaleDeleted'])).toHaveLength(3);
+    await app.syncToHead();
+    const stock = await api('GET', '/reports/stock');
+    expect(JSON.stringify(stock.Bhiwandi ?? stock)).toContain('"quantity":"100.0000"');
+    expect((await api('GET', `/reports/ledger/Agent/${ids.Bilal}`)).closingBalance).toBe('0.00');
+    const again = await undo(ids.salesImport!);
+    expect(again.status).toBe(409);
+    expect(await recorded(['SaleDeleted'])).toHaveLength(3);
+  }, 60_000);
+
+  it('refuses to undo a payments import (the books keep no delete for a payment) and writes nothing', async () => {
+    const before = (await recorded(['ImportUndone'])).length;
+    const res = await undo(ids.paymentsImport!);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('a payment cannot be deleted');
+    expect(await recorded(['ImportUndone'])).toHaveLength(before);
+  }, 60_000);
+
+  it('undoes the incomes import: the collector ledger as before it', async () => {
+    const res = await undo(ids.incomesImport!);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const deleted = await recorded(['IncomeDeleted']);
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]!.metadata.importUndo).toBe(true);
+    await app.syncToHead();
+    expect((await api('GET', `/reports/ledger/Collector/${ids.Imran}`)).closingBalance).toBe('-2200.50');
   }, 60_000);
 });

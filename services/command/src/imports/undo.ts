@@ -228,7 +228,9 @@ const salesUndo: UndoKind = {
     const state = stream.recorded.reduce(inventoryDecider.evolve, inventoryDecider.initialState());
     const reversals: RecordReversal[] = [];
     for (const s of [...sales].reverse()) {
-      const events = decided(saleLabel(s), () => inventoryDecider.decide({ type: 'DeleteSale', id: s.id }, state));
+      const events = decided(saleLabel(s), () =>
+        inventoryDecider.decide({ type: 'DeleteSale', id: s.id }, state),
+      );
       for (const e of events) inventoryDecider.evolve(state, e);
       reversals.push({ label: saleLabel(s), events });
     }
@@ -241,7 +243,7 @@ const cashEntryUndo = (kind: 'Expense' | 'Income'): UndoKind => ({
   async reverse(_deps, stream) {
     const recorded = stream.imported.find((e) => e.type === `${kind}Recorded`);
     if (!recorded) throw new Error(`${stream.streamId}: the import appended no ${kind}Recorded`);
-    const entry = (recorded.data as { entry: Record<string, string> & { id: string } }).entry;
+    const entry = (recorded.data as unknown as { entry: Record<string, string> & { id: string } }).entry;
     const date = entry[`${kind.toLowerCase()}_date`];
     const label = `the ${kind.toLowerCase()}${date ? ` dated ${date}` : ''} of ${entry.amount} (id ${entry.id})`;
     const later = stream.later[0];
