@@ -51,7 +51,7 @@ export function registerImportLifecycleRoutes(app: FastifyInstance, deps: Comman
         description: `While a commit sent with the header \`${IMPORT_PROGRESS_HEADER}\` (a random UUID the client made) runs, \`checking\` (the file checked again), then \`recording\` with \`done\` of \`total\` records appended. The key is the capability: no session is asked for, and the answer comes from the memory of the command process running the commit, without the database (the commit holds its records in one transaction until the end; on PGlite that transaction holds the one connection). 404 when no commit with that key runs in the process that answers (not begun, ended, or on another copy of the command service).`,
         tags,
         querystring: importProgressQuery,
-        response: { 200: importProgress, 404: message },
+        response: { 200: importProgress, 400: message, 404: message },
       },
     },
     async (request) => {

@@ -55,6 +55,7 @@ const preview = (over: Partial<ImportPreview>): ImportPreview => ({
   ...over,
 });
 const ID4 = '55555555-5555-4555-8555-555555555555';
+const ID5 = '66666666-6666-4666-8666-666666666666';
 const summary = (id: string, file: string, status: ImportSummary['status']): ImportSummary => ({
   id,
   kind: 'funders',
@@ -226,11 +227,11 @@ describe('Settings > Import', () => {
   it('shows the commit as records recorded of the total while it runs', async () => {
     let release: (() => void) | undefined;
     mockApi(async (call) => {
-      if (call.method === 'POST' && call.path === `/imports/${ID3}/commit`) {
+      if (call.method === 'POST' && call.path === `/imports/${ID5}/commit`) {
         await new Promise<void>((r) => {
           release = r;
         });
-        return { body: { id: ID3, position: '40', records: 2, events: 3 } };
+        return { body: { id: ID5, position: '40', records: 2, events: 3 } };
       }
       if (
         call.path === '/imports/progress' &&
@@ -238,12 +239,12 @@ describe('Settings > Import', () => {
           call.query.get('key') ?? '',
         )
       )
-        return { body: { id: ID3, state: 'recording', done: 1, total: 2 } };
-      if (call.path === `/imports/${ID3}`) return { body: preview({ id: ID3 }) };
+        return { body: { id: ID5, state: 'recording', done: 1, total: 2 } };
+      if (call.path === `/imports/${ID5}`) return { body: preview({ id: ID5 }) };
       if (call.path === '/imports') return { body: { data: [], totalItems: 0 } };
       return undefined;
     });
-    renderScreen(`/settings/import?kind=funders&id=${ID3}`, <ImportPage />);
+    renderScreen(`/settings/import?kind=funders&id=${ID5}`, <ImportPage />);
     const region = await screen.findByRole('region', { name: 'Preview' });
     fireEvent.click(await within(region).findByRole('button', { name: 'Commit 2 funders' }));
     await within(region).findByText('Recorded 1 of 2 funders…');
@@ -261,7 +262,7 @@ describe('Settings > Import', () => {
           body: {
             data: [
               summary(ID4, 'cities.csv', undone ? 'undone' : 'committed'),
-              summary(ID3, 'draft.xlsx', 'invalid'),
+              summary(ID5, 'draft.xlsx', 'invalid'),
             ],
             totalItems: 2,
           },
@@ -296,11 +297,14 @@ describe('Settings > Import', () => {
     expect(api.calls.filter((c) => c.method === 'POST' && c.path === `/imports/${ID4}/undo`)).toHaveLength(1);
     // Asked again: this time the server undoes it.
     fireEvent.click(within(history).getByRole('button', { name: 'Undo import cities.csv' }));
-    fireEvent.click(
-      within(await screen.findByRole('alertdialog', { name: 'Undo import?' })).getByRole('button', {
+    // The first dialog may still be closing (aria-hidden while its animation runs): the button of
+    // the one that opened now.
+    const confirm = await waitFor(() =>
+      within(screen.getByRole('alertdialog', { name: 'Undo import?' })).getByRole('button', {
         name: 'Undo import',
       }),
     );
+    fireEvent.click(confirm);
     await screen.findByText('Undid the import of cities.csv: 3 funders reversed.');
     await within(history).findByText('Undone');
     expect(within(history).queryByRole('button', { name: /^Undo import/ })).toBeNull();
