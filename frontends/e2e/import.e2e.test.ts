@@ -253,7 +253,7 @@ describe('importing funders in Chromium', () => {
     // Row by row (the file's name is on two rows: its refused second upload and the undone commit).
     const shown = (await history.getByRole('row').allInnerTexts()).slice(1);
     expect(shown).toHaveLength(after.length);
-    shown.forEach((text, i) => expect(text).toContain(after[i]!.file_name));
+    for (const [i, text] of shown.entries()) expect(text).toContain(after[i]!.file_name);
     expect(shown.findIndex((text) => text.includes('Undone'))).toBe(
       after.findIndex((r) => r.status === 'undone'),
     );
