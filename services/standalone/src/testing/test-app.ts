@@ -121,10 +121,20 @@ export async function openTestApp(
       return { status: res.status, body: json };
     },
     async syncToHead() {
-      const ready = (await (await fetch(`${bahi.url}/api/ready`)).json()) as {
-        eventStore: { headPosition: string };
-      };
-      last = ready.eventStore.headPosition;
+      // Reads after this wait for the head; a busy machine (CI runs four files at once on one
+      // Postgres) can keep a projection more than the reads' bounded 2 s behind, so this waits
+      // (up to 30 s) until every projection has reached the head too.
+      const ready = async () =>
+        (await (await fetch(`${bahi.url}/api/ready`)).json()) as {
+          eventStore: { headPosition: string };
+          projections: Array<{ position: string }>;
+        };
+      const head = BigInt((await ready()).eventStore.headPosition);
+      last = head.toString();
+      for (const until = Date.now() + 30_000; Date.now() < until; ) {
+        if ((await ready()).projections.every((p) => BigInt(p.position) >= head)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
     async restart() {
       const port = new URL(bahi.url).port;
