@@ -133,6 +133,10 @@ const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
  * and opening sum), answered as JSON in one row. A round trip costs more than the work here
  * (five of them were most of a ledger's time, bench/src/queries.ts). Another query only for a
  * correction's author and the words a reversal undoes, when the range holds such lines.
+ *
+ * The names' ids are made distinct before the UUID pattern checks them (OFFSET 0 keeps the
+ * planner from pushing the check down): Postgres's regex on every line's every named field was
+ * a third of the statement (a month of 240 lines: 8 fields x 240 lines, 13 distinct ids).
  */
 export async function readAccountLines<E extends Record<string, unknown> = Record<string, never>>(
   db: ReadDb,
@@ -175,13 +179,16 @@ export async function readAccountLines<E extends Record<string, unknown> = Recor
             ORDER BY l.business_date, l.position, l.line), '[]') FROM l) AS lines,
     (SELECT coalesce(json_agg(json_build_array(p.id, p.name, c.currency_name)), '[]')
        FROM parties p LEFT JOIN cities c ON c.id = p.city_id
-      WHERE p.id IN (SELECT DISTINCT (l.words->>f.name)::uuid
-                       FROM l CROSS JOIN unnest(${[...options.named]}::text[]) AS f(name)
-                      WHERE l.words->>f.name ~ ${UUID_TEXT})) AS parties,
+      WHERE p.id IN (SELECT d.id::uuid
+                       FROM (SELECT DISTINCT l.words->>f.name AS id
+                               FROM l CROSS JOIN unnest(${[...options.named]}::text[]) AS f(name)
+                             OFFSET 0) d
+                      WHERE d.id ~ ${UUID_TEXT})) AS parties,
     (SELECT coalesce(json_agg(json_build_array(pr.id, pr.name)), '[]')
        FROM products pr
-      WHERE pr.id IN (SELECT DISTINCT (l.words->>'product_id')::uuid FROM l
-                       WHERE l.words->>'product_id' ~ ${UUID_TEXT})) AS products
+      WHERE pr.id IN (SELECT d.id::uuid
+                        FROM (SELECT DISTINCT l.words->>'product_id' AS id FROM l OFFSET 0) d
+                       WHERE d.id ~ ${UUID_TEXT})) AS products
     ${sql.join(
       extra.map(([name, value]) => sql`, ${value} AS ${sql.ref(name)}`),
       sql``,
