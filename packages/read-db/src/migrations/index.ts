@@ -21,6 +21,7 @@ import * as m20261126T0000 from './2026-11-26T00-00-journal-words-and-correction
 import * as m20261128T0000 from './2026-11-28T00-00-journal-line-words.ts';
 import * as m20261128T0100 from './2026-11-28T01-00-book-close-figures.ts';
 import * as m20261128T0200 from './2026-11-28T02-00-record-adjusts.ts';
+import * as m20261129T0000 from './2026-11-29T00-00-account-days-opening.ts';
 
 /** Every read-db migration, named by timestamp; kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-00-journal-line-words': m20261128T0000,
   '2026-11-28T01-00-book-close-figures': m20261128T0100,
   '2026-11-28T02-00-record-adjusts': m20261128T0200,
+  '2026-11-29T00-00-account-days-opening': m20261129T0000,
 };
