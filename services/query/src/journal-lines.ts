@@ -2,6 +2,7 @@ import { RECORD_TYPES, type RecordType } from '@bahi/contracts';
 import { AMOUNT_SCALE, parseDecimal, round } from '@bahi/domain';
 import type { ReadDb } from '@bahi/read-db';
 import { type RawBuilder, sql } from 'kysely';
+import { VersionedCache } from './versioned-cache.ts';
 
 export const isRecordType = (type: string): type is RecordType =>
   (RECORD_TYPES as readonly string[]).includes(type);
@@ -117,33 +118,67 @@ type LineTuple = [
   detail: Record<string, unknown> | null,
 ];
 
-/** Ids as the words hold them (a UUID); anything else is left out of the look-up. */
-const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/**
+ * Every party (with its city's currency) and product by id, remembered per read database at
+ * the version of the masters projection a book was read at (the projection's checkpoint, read
+ * in the same snapshot as the lines: versioned-cache.ts), as the purchase and sale lists
+ * remember their names. Looking the names up from each line's words in the book's statement
+ * was 40% of that statement (8 named fields of every line); the names change only with the
+ * masters, and a read after any write loads them again.
+ */
+const bookNameCaches = new WeakMap<ReadDb, VersionedCache<BookNames>>();
+async function bookNames(db: ReadDb, version: string | null | undefined): Promise<BookNames> {
+  let cache = bookNameCaches.get(db);
+  if (!cache) {
+    cache = new VersionedCache<BookNames>(1);
+    bookNameCaches.set(db, cache);
+  }
+  return cache.get('', version, async () => {
+    const { rows } = await sql<{
+      version: string | null;
+      parties: Array<[string, string, string | null]> | string;
+      products: Array<[string, string]> | string;
+    }>`SELECT ${VersionedCache.version('masters')} AS version,
+              (SELECT coalesce(json_agg(json_build_array(p.id, p.name, c.currency_name)), '[]')
+                 FROM parties p LEFT JOIN cities c ON c.id = p.city_id) AS parties,
+              (SELECT coalesce(json_agg(json_build_array(pr.id, pr.name)), '[]') FROM products pr) AS products`.execute(
+      db,
+    );
+    const row = rows[0]!;
+    const value: BookNames = {
+      parties: new Map(
+        json<Array<[string, string, string | null]>>(row.parties).map(([id, name, currency]) => [
+          id,
+          { name, currency },
+        ]),
+      ),
+      products: new Map(json<Array<[string, string]>>(row.products)),
+    };
+    return { value, version: row.version };
+  });
+}
 
 /**
  * One account's journal lines over a date range (as known at a moment), each with its words,
- * in business-date order (ties: event order), and the names of the parties (`named` fields of
- * the words) and products they name. By default a record shows once, at its current
+ * in business-date order (ties: event order), and the names of the parties and products (every
+ * one, bookNames above; shared between reads: not to be changed). By default a record shows once, at its current
  * figures (issue #25): the lines an edit or a delete superseded are left out with their
  * reversal wherever all of them fall in the range (they then sum to zero: no balance moves);
  * with `corrections`, every line shows, each with how it stands to its record's corrections.
  *
  * One statement (issue #28): one range scan of the journal, whose lines carry their words, the
- * names looked up from those words, and the caller's `extra` scalar subqueries (a ledger's party
+ * masters' version for the names, and the caller's `extra` scalar subqueries (a ledger's party
  * and opening sum), answered as JSON in one row. A round trip costs more than the work here
  * (five of them were most of a ledger's time, bench/src/queries.ts). Another query only for a
- * correction's author and the words a reversal undoes, when the range holds such lines.
- *
- * The names' ids are made distinct before the UUID pattern checks them (OFFSET 0 keeps the
- * planner from pushing the check down): Postgres's regex on every line's every named field was
- * a third of the statement (a month of 240 lines: 8 fields x 240 lines, 13 distinct ids).
+ * correction's author and the words a reversal undoes, when the range holds such lines, and
+ * for the names when the masters moved since they were read.
  */
 export async function readAccountLines<E extends Record<string, unknown> = Record<string, never>>(
   db: ReadDb,
   account: string,
   q: { startDate?: string | undefined; endDate?: string | undefined; knownAt?: string | undefined },
   corrections: boolean,
-  options: { named: readonly string[]; extra?: { [K in keyof E]: RawBuilder<E[K]> } },
+  options: { extra?: { [K in keyof E]: RawBuilder<E[K]> } } = {},
 ): Promise<{
   lines: Array<AccountLine & { correction: LineCorrection | null }>;
   names: BookNames;
@@ -158,8 +193,7 @@ export async function readAccountLines<E extends Record<string, unknown> = Recor
   const extra = Object.entries(options.extra ?? {}) as Array<[string, RawBuilder<unknown>]>;
   const { rows } = await sql<{
     lines: LineTuple[] | string;
-    parties: Array<[string, string, string | null]> | string;
-    products: Array<[string, string]> | string;
+    masters_version: string | null;
     [extra: string]: unknown;
   }>`
   WITH l AS MATERIALIZED (
@@ -177,32 +211,13 @@ export async function readAccountLines<E extends Record<string, unknown> = Recor
               l.business_date::text, l.amount::text, l.currency, l.position::text, l.superseded_at,
               l.superseded_by::text, l.words)
             ORDER BY l.business_date, l.position, l.line), '[]') FROM l) AS lines,
-    (SELECT coalesce(json_agg(json_build_array(p.id, p.name, c.currency_name)), '[]')
-       FROM parties p LEFT JOIN cities c ON c.id = p.city_id
-      WHERE p.id IN (SELECT d.id::uuid
-                       FROM (SELECT DISTINCT l.words->>f.name AS id
-                               FROM l CROSS JOIN unnest(${[...options.named]}::text[]) AS f(name)
-                             OFFSET 0) d
-                      WHERE d.id ~ ${UUID_TEXT})) AS parties,
-    (SELECT coalesce(json_agg(json_build_array(pr.id, pr.name)), '[]')
-       FROM products pr
-      WHERE pr.id IN (SELECT d.id::uuid
-                        FROM (SELECT DISTINCT l.words->>'product_id' AS id FROM l OFFSET 0) d
-                       WHERE d.id ~ ${UUID_TEXT})) AS products
+    ${VersionedCache.version('masters')} AS masters_version
     ${sql.join(
       extra.map(([name, value]) => sql`, ${value} AS ${sql.ref(name)}`),
       sql``,
     )}`.execute(db);
   const row = rows[0]!;
-  const names: BookNames = {
-    parties: new Map(
-      json<Array<[string, string, string | null]>>(row.parties).map(([id, name, currency]) => [
-        id,
-        { name, currency },
-      ]),
-    ),
-    products: new Map(json<Array<[string, string]>>(row.products)),
-  };
+  const names = await bookNames(db, row.masters_version);
   const found: AccountLine[] = json<LineTuple[]>(row.lines).map(
     ([key, event_type, record_id, recorded_at, date, amount, currency, position, at, by, detail]) => ({
       key,

@@ -173,18 +173,20 @@ async function name(
   found: Map<string, { line: DescribedLine; data: Rec; parent?: Rec }>,
   viewer: Viewer,
   out: Map<string, string>,
-  known: BookNames = { parties: new Map(), products: new Map() },
+  known?: BookNames,
 ): Promise<Map<string, string>> {
-  const { parties, products } = known;
+  // The names known are shared between reads (journal-lines.ts bookNames): the others go here.
+  const parties = new Map<string, { name: string; currency: string | null }>();
+  const products = new Map<string, string>();
   const partyIds = new Set<string>();
   const productIds = new Set<string>();
   for (const { data, parent } of found.values()) {
     for (const field of NAMED_PARTY_FIELDS) {
       const id = str(data[field]);
-      if (id && !parties.has(id)) partyIds.add(id);
+      if (id && !known?.parties.has(id)) partyIds.add(id);
     }
     const product = str(data.product_id) ?? str(parent?.product_id);
-    if (product && !products.has(product)) productIds.add(product);
+    if (product && !known?.products.has(product)) productIds.add(product);
   }
   for (const part of chunked([...partyIds])) {
     const rows = await deps.readDb
@@ -206,10 +208,14 @@ async function name(
 
   // One set of look-ups for every line (closures made per line cost a ledger 5% of its CPU:
   // the bundles' keepNames wraps each one).
+  const party = (id: unknown) =>
+    str(id) ? (known?.parties.get(id as string) ?? parties.get(id as string)) : undefined;
   const names: Names = {
-    name: (id) => (str(id) ? (parties.get(id as string)?.name ?? 'unknown') : 'unknown'),
-    currency: (id) => (str(id) ? (parties.get(id as string)?.currency ?? null) : null),
-    product: (id) => (str(id) ? (products.get(id as string) ?? 'unknown product') : 'unknown product'),
+    name: (id) => party(id)?.name ?? 'unknown',
+    currency: (id) => party(id)?.currency ?? null,
+    product: (id) =>
+      (str(id) ? (known?.products.get(id as string) ?? products.get(id as string)) : undefined) ??
+      'unknown product',
   };
   for (const [key, { line, data, parent }] of found) {
     const text = describe(line.event_type, data, parent, viewer, names);

@@ -11,7 +11,7 @@ import { HttpError } from '@bahi/server-kit';
 import { sql } from 'kysely';
 import type { QueryDeps } from './deps.ts';
 import { lineIdentity, readAccountLines, withCorrection, wordsToDescribe } from './journal-lines.ts';
-import { describeLines, NAMED_PARTY_FIELDS, PARTICULARS } from './particulars.ts';
+import { describeLines, PARTICULARS } from './particulars.ts';
 
 /**
  * The reports' reads (issue #19: SQL in repository functions, not in route handlers). Each
@@ -71,7 +71,6 @@ export async function readLedger(
     { ...q, endDate },
     corrections,
     {
-      named: NAMED_PARTY_FIELDS,
       extra: {
         party: sql<PartyTuple | string | null>`(SELECT json_build_array(p.id, p.name, p.kind, p.city_id,
               p.opening_balance::text, coalesce(c.currency_name, 'INR'))
@@ -281,7 +280,6 @@ export async function readCashbook(
     `${q.entity_type.toLowerCase()}:${q.entity_id}`,
     { ...q, endDate },
     corrections,
-    { named: NAMED_PARTY_FIELDS },
   );
   const lines = await wordsToDescribe(deps.readDb, book.lines);
   const particulars = await describeLines(deps, lines, { id: q.entity_id }, book.names);

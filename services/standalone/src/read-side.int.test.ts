@@ -312,6 +312,13 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       total: '1500.00',
       customFieldValues: [{ custom_field_definition_id: grade, value: 'A', definition: { name: 'Grade' } }],
     });
+    // The agent's ledger names it in its Particulars (the names read once, then remembered).
+    const agentLedger = async () =>
+      (await call('GET', `/reports/ledger/Agent/${agent}`)).body.transactions.map(
+        (t: { particulars: string }) => t.particulars,
+      );
+    expect(await agentLedger()).toEqual(['Sale: 5.0000 Cumin to Vikram']);
+    expect(await agentLedger()).toEqual(['Sale: 5.0000 Cumin to Vikram']);
     // A renamed agent shows under the new name at once (names are remembered per version).
     const renamedAgent = await call('PUT', `/masters/agents/${agent}`, {
       name: 'Vikram S',
@@ -322,6 +329,7 @@ describe.each(TEST_STORAGES)('master lists [%s]', (storage) => {
       id: agent,
       name: 'Vikram S',
     });
+    expect(await agentLedger()).toEqual(['Sale: 5.0000 Cumin to Vikram S']);
     // Renamed, the list shows the new name at once (names are remembered per version).
     const renamed = await call('PUT', `/masters/custom-fields/${grade}`, {
       name: 'Quality',
