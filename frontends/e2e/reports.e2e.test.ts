@@ -500,6 +500,22 @@ describe('money on a phone, 390 x 844', () => {
       }
       const date = first.getByText(showDay(line.date), { exact: true });
       inView(await date.boundingBox());
+      // Each line's particulars are read whole: a long one wraps onto a second line of its card
+      // (it ended in an ellipsis on one line: 'Expense: Generator diesel - rep...').
+      const titles = page
+        .getByRole('table', { name: `Ledger of ${collector.name}` })
+        .locator('[data-card-title]');
+      expect(await titles.count()).toBeGreaterThan(3);
+      const clipped = await titles.evaluateAll((spans) =>
+        spans
+          .filter((s) =>
+            [s, ...s.querySelectorAll('*')].some(
+              (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1,
+            ),
+          )
+          .map((s) => s.textContent),
+      );
+      expect(clipped).toEqual([]);
 
       // Day-wise, the collector's city, every day so far: the first row's amount and the Total.
       const day = new Date().toISOString().slice(0, 10);

@@ -24,7 +24,13 @@ export function cardRole(column: { card?: CardRole; numeric?: boolean }, index: 
 const empty = (v: ReactNode) => v === '' || v === null || v === undefined || v === false;
 
 /** The height of a `compact` card: one title line and one line of labelled figures. */
-export const CARD_ROW_HEIGHT = 72;
+const CARD_ROW_HEIGHT = 72;
+
+/**
+ * The height of a `compact` card whose title may take `titleLines` lines (a ledger's particulars
+ * do not fit one line of a phone).
+ */
+export const cardRowHeight = (titleLines: 1 | 2 = 1) => CARD_ROW_HEIGHT + (titleLines - 1) * 20;
 
 const useStyles = makeStyles({
   card: {
@@ -34,7 +40,7 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalXS} 0`,
     minWidth: 0,
   },
-  compact: { height: `${CARD_ROW_HEIGHT - 1}px`, boxSizing: 'border-box', justifyContent: 'center' },
+  compact: { boxSizing: 'border-box', justifyContent: 'center' },
   title: {
     display: 'flex',
     alignItems: 'baseline',
@@ -42,8 +48,17 @@ const useStyles = makeStyles({
     minWidth: 0,
     whiteSpace: 'nowrap',
   },
-  fixed: { flex: '0 0 auto' },
+  fixed: { flex: '0 0 auto', whiteSpace: 'nowrap' },
   rest: { flex: '1 1 0', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' },
+  /** A compact card's title wraps onto a second line, then ends in an ellipsis. */
+  twoLines: { whiteSpace: 'normal' },
+  clamped: {
+    display: '-webkit-box',
+    WebkitBoxOrient: 'vertical',
+    WebkitLineClamp: 2,
+    whiteSpace: 'normal',
+    overflowWrap: 'anywhere',
+  },
   muted: { color: tokens.colorNeutralForeground3 },
   details: {
     display: 'flex',
@@ -79,27 +94,35 @@ const useStyles = makeStyles({
 /**
  * A table row as a card, for a phone (issue #25): the title line, the details, then every
  * amount with its column's name above it, so the money is read without scrolling sideways.
- * `compact` keeps it to two lines of a fixed height (the report tables that render only the
- * rows in view): details join the title line, muted.
+ * `compact` keeps it to a fixed height (the report tables that render only the rows in view):
+ * details join the title line, muted; with `titleLines` 2 the title may wrap once before it
+ * ends in an ellipsis.
  */
-export function RowCard(props: { cells: CardCell[]; compact?: boolean }) {
+export function RowCard(props: { cells: CardCell[]; compact?: boolean; titleLines?: 1 | 2 }) {
   const styles = useStyles();
+  const twoLines = props.compact && props.titleLines === 2;
   const of = (role: CardRole) => props.cells.filter((c) => c.role === role && !empty(c.value));
   const titles = props.compact ? [...of('title'), ...of('detail')] : of('title');
   const details = props.compact ? [] : of('detail');
   const figures = of('figure');
   const actions = of('action');
   return (
-    <div className={mergeClasses(styles.card, props.compact && styles.compact)} data-card="">
+    <div
+      className={mergeClasses(styles.card, props.compact && styles.compact)}
+      style={props.compact ? { height: `${cardRowHeight(props.titleLines) - 1}px` } : undefined}
+      data-card=""
+    >
       {titles.length ? (
-        <div className={styles.title}>
+        <div className={mergeClasses(styles.title, twoLines && styles.twoLines)}>
           {titles.map((c, i) => (
             <span
               key={c.key}
               className={mergeClasses(
                 i === titles.length - 1 ? styles.rest : styles.fixed,
+                i === titles.length - 1 && twoLines && styles.clamped,
                 c.role === 'detail' && styles.muted,
               )}
+              data-card-title={i === titles.length - 1 ? '' : undefined}
             >
               {c.value}
             </span>

@@ -1,6 +1,6 @@
 import type { LineCorrection } from '@bahi/contracts';
-import { useSearchParams } from '@bahi/ui';
-import { makeStyles, Switch, tokens } from '@fluentui/react-components';
+import { useNarrow, useSearchParams } from '@bahi/ui';
+import { makeStyles, mergeClasses, Switch, tokens } from '@fluentui/react-components';
 import { type ReactNode, useCallback, useMemo } from 'react';
 
 /**
@@ -55,6 +55,18 @@ const useStyles = makeStyles({
   },
   particulars: { display: 'flex', alignItems: 'center', minWidth: 0, maxWidth: '100%' },
   text: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  // On a phone's card the words take up to two lines (the card has room for them).
+  cardParticulars: { alignItems: 'flex-start' },
+  cardText: {
+    minWidth: 0,
+    overflow: 'hidden',
+    display: '-webkit-box',
+    WebkitBoxOrient: 'vertical',
+    WebkitLineClamp: 2,
+    whiteSpace: 'normal',
+    overflowWrap: 'anywhere',
+    textAlign: 'start',
+  },
 });
 
 /** The tag of a line a correction touched ('Reversal', 'Replaced', 'Amended', 'Deleted'). */
@@ -66,14 +78,15 @@ export function CorrectionTag(props: { correction: LineCorrection }) {
 
 /**
  * A line's particulars with its correction's tag before them: the words are cut short with an
- * ellipsis where the column (or a phone's card) is too narrow, the tag never.
+ * ellipsis where the column is too narrow (on a phone's card, after two lines), the tag never.
  */
 export function Particulars(props: { correction: LineCorrection; children(className: string): ReactNode }) {
   const styles = useStyles();
+  const card = useNarrow();
   return (
-    <span className={styles.particulars}>
+    <span className={mergeClasses(styles.particulars, card && styles.cardParticulars)}>
       <CorrectionTag correction={props.correction} />
-      {props.children(styles.text)}
+      {props.children(card ? styles.cardText : styles.text)}
     </span>
   );
 }

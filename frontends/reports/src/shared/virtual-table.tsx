@@ -1,4 +1,4 @@
-import { CARD_ROW_HEIGHT, type CardRole, cardRole, RowCard, useNarrow } from '@bahi/ui';
+import { type CardRole, cardRole, cardRowHeight, RowCard, useNarrow } from '@bahi/ui';
 import { makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MARK_TEXT, type Mark } from './compare.ts';
@@ -103,14 +103,17 @@ export function VirtualTable<T>(props: {
   footer?: { label: string; cells: Record<string, ReactNode>; labels?: Record<string, string> }[];
   /** Rows shown muted (a correction's lines, issue #25): their words say what they are. */
   dim?(row: T): boolean;
+  /** On a phone, the card's title may wrap once (a journal line's particulars). */
+  cardTitleLines?: 1 | 2;
 }) {
   const styles = useStyles();
   // On a phone each row is a card of a fixed height: its title line and its labelled amounts.
   const cards = useNarrow();
-  const rowHeight = cards ? CARD_ROW_HEIGHT : ROW_HEIGHT;
+  const rowHeight = cards ? cardRowHeight(props.cardTitleLines) : ROW_HEIGHT;
   const card = (values: (c: VColumn<T>) => ReactNode, labels?: Record<string, string>) => (
     <RowCard
       compact
+      titleLines={props.cardTitleLines}
       cells={props.columns.map((c, i) => ({
         key: c.key,
         label: labels?.[c.key] ?? c.header,

@@ -147,6 +147,7 @@ export function CashbookPage() {
           marks={compared?.marks}
           gone={compared?.gone}
           dim={isCorrected}
+          cardTitleLines={2}
           footer={[
             { label: 'Total', cells: { in: cash(sum.in), out: cash(sum.out) } },
             {

@@ -182,6 +182,7 @@ function LedgerReport(props: { type: LedgerType; id: string }) {
         marks={compared?.marks}
         gone={compared?.gone}
         dim={isCorrected}
+        cardTitleLines={2}
       />
       <RecordDrilldown />
     </Page>
