@@ -65,13 +65,21 @@ for service in command query projector reports-worker; do
   else
     new=$(compose $OPTS ps -q "$service")
   fi
-  # Only the services the gateway reaches wait outside its network until healthy.
+  # Only the services the gateway reaches wait outside its network(s) until healthy; a copy on
+  # no other network (a deployment from before `edge`, the gateway on `default`) cannot, and is
+  # named as soon as it starts, as before.
   public=""
   case "$service" in command | query) public=$edge ;; esac
+  held=""
   for id in $new; do
-    for network in $public; do
-      if on_network "$id" "$network"; then docker network disconnect "$network" "$id"; fi
-    done
+    others=$(for network in $(networks_of "$id"); do
+      case " $public " in *" $network "*) ;; *) echo "$network" ;; esac; done)
+    if [ -n "$public" ] && [ -n "$others" ]; then
+      for network in $public; do
+        if on_network "$id" "$network"; then docker network disconnect "$network" "$id"; fi
+        held="$held $id:$network"
+      done
+    fi
     docker start "$id" >/dev/null
   done
   # Healthy: the healthcheck of docker-compose.yml answered (at most 3 minutes).
@@ -87,12 +95,12 @@ for service in command query projector reports-worker; do
       waited=$((waited + 1))
     done
   done
-  for id in $new; do
-    for network in $public; do
-      # The aliases compose itself gives a copy: the service's name and the short id.
-      docker network connect --alias "$service" --alias "$(printf '%.12s' "$id")" "$network" "$id"
-      say "$service: new copy $(printf '%.12s' "$id") healthy, now named $service on $network"
-    done
+  for pair in $held; do
+    id=${pair%%:*}
+    network=${pair#*:}
+    # The aliases compose itself gives a copy: the service's name and the short id.
+    docker network connect --alias "$service" --alias "$(printf '%.12s' "$id")" "$network" "$id"
+    say "$service: new copy $(printf '%.12s' "$id") healthy, now named $service on $network"
   done
   say "$service: new copies healthy; stopping the old ones"
   if [ -n "$old" ]; then

@@ -601,7 +601,7 @@ async function main() {
   const addressesOf = async (service: string) => {
     const found = new Map<string, string>();
     for (const id of await containers(service))
-      found.set(id, await inspect(id, '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}'));
+      found.set(id, await inspect(id, '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}'));
     return found;
   };
 
