@@ -102,6 +102,9 @@ for service in command query projector reports-worker; do
     docker network connect --alias "$service" --alias "$(printf '%.12s' "$id")" "$network" "$id"
     say "$service: new copy $(printf '%.12s' "$id") healthy, now named $service on $network"
   done
+  # The gateway keeps a DNS answer for a second (`resolver ... valid=1s`): until it asks again
+  # it knows the old copies alone, and stopping them now would leave it nobody to send to.
+  [ -z "$held" ] || sleep 3
   say "$service: new copies healthy; stopping the old ones"
   if [ -n "$old" ]; then
     # shellcheck disable=SC2086
