@@ -552,7 +552,7 @@ async function main() {
         pdf.type === 'application/pdf' &&
         pdf.body.subarray(0, 5).toString() === '%PDF-' &&
         embedded.length === FUNDER_FONTS.length,
-      `GET /api/reports/balances/download/pdf ${pdf.status} ${pdf.type}, ${pdf.body.length} bytes in ${Math.round(pdf.ms)} ms; fonts for "${FUNDER}" embedded: ${embedded.join(', ')} (of ${FUNDER_FONTS.join(', ')})`,
+      `GET /api/reports/balances/download/pdf ${pdf.status} ${pdf.type}, ${pdf.body.length} bytes in ${Math.round(pdf.ms)} ms; fonts for "${FUNDER}" embedded: ${embedded.join(', ')} (of ${FUNDER_FONTS.join(', ')})${pdf.status === 200 ? '' : `; ${pdf.text().slice(0, 300)}`}`,
     );
   });
 
