@@ -67,7 +67,7 @@ describe.skipIf(!process.env.DATABASE_URL)('pg sql client: the server ends a con
         (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       const terminate = (pid: number) => killer.query('SELECT pg_terminate_backend($1)', [pid]);
       // A session held (as by a write holding its locks), its backend ended under it.
-      const session = await sql.openSession();
+      const session = await sql.openSession!();
       await terminate(await pidOf(session));
       await new Promise((resolve) => setTimeout(resolve, 200));
       await expect(session.query('SELECT 1')).rejects.toThrow();
@@ -83,7 +83,7 @@ describe.skipIf(!process.env.DATABASE_URL)('pg sql client: the server ends a con
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(lost).toEqual([]);
       // And the client goes on with new connections.
-      const again = await sql.openSession();
+      const again = await sql.openSession!();
       expect((await again.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
       again.release();
       expect((await sql.query<{ n: number }>('SELECT 2 AS n')).rows).toEqual([{ n: 2 }]);
