@@ -161,6 +161,25 @@ describe.skipIf(!composeAvailable)('docker-compose.yml', () => {
     }
   });
 
+  it('puts the gateway on `edge` alone, where deploy/update.sh names a new copy once healthy', () => {
+    const blocks = config();
+    expect(blocks.get('gateway')).toMatch(/networks:\n\s+edge: null\n/);
+    for (const service of ['command', 'query']) {
+      // `default` first: a copy created but not started (update.sh) is on it alone.
+      expect(blocks.get(service)).toMatch(
+        /networks:\n\s+default:\n\s+priority: 10\n\s+edge:\n\s+priority: 1\n/,
+      );
+    }
+    for (const service of ['projector', 'reports-worker', 'postgres', 'redis'])
+      expect(blocks.get(service)).not.toContain('edge');
+  });
+
+  it('runs Postgres under an init, its healthcheck without a shell (no orphan for postgres to reap)', () => {
+    const postgres = config().get('postgres')!;
+    expect(postgres).toContain('init: true');
+    expect(postgres).toMatch(/test:\n\s+- CMD\n\s+- pg_isready\n/);
+  });
+
   it('reads the three required paths from .env, as README writes it, for every command', () => {
     const project = mkdtempSync(path.join(tmpdir(), 'bahi-compose-env-'));
     try {

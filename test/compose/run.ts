@@ -90,9 +90,13 @@ function run(
   });
 }
 
-/** A heavy command (image builds) under the machine's shared lock, when flock exists. */
+/**
+ * A heavy command (image builds) under the machine's shared lock, when flock exists, unless the
+ * whole run already holds it (`flock /tmp/bahi-heavy.lock env BAHI_HEAVY_LOCK_HELD=1 npm run
+ * test:compose`: a second flock on the same file would wait for the first forever).
+ */
 const heavy = (command: string, args: string[], options: Parameters<typeof run>[2] = {}) =>
-  existsSync('/usr/bin/flock')
+  existsSync('/usr/bin/flock') && process.env.BAHI_HEAVY_LOCK_HELD !== '1'
     ? run('flock', [HEAVY_LOCK, command, ...args], options)
     : run(command, args, options);
 
@@ -438,11 +442,9 @@ async function main() {
 
   await step('build', async () => {
     // One image for every service: compose builds it (the first build; the others are cached).
-    const built = existsSync('/usr/bin/flock')
-      ? await run('flock', [HEAVY_LOCK, 'docker-compose', '-p', PROJECT, ...composeFiles, 'build'], {
-          env: composeEnv,
-        })
-      : await compose(['build']);
+    const built = await heavy('docker-compose', ['-p', PROJECT, ...composeFiles, 'build'], {
+      env: composeEnv,
+    });
     if (built.code !== 0) throw new Error(built.out.slice(-6000));
     figures.buildSeconds = seconds(built.ms);
     const size = Number(await inspect('bahi:local', '{{.Size}}'));
@@ -550,7 +552,7 @@ async function main() {
         pdf.type === 'application/pdf' &&
         pdf.body.subarray(0, 5).toString() === '%PDF-' &&
         embedded.length === FUNDER_FONTS.length,
-      `GET /api/reports/balances/download/pdf ${pdf.status} ${pdf.type}, ${pdf.body.length} bytes in ${Math.round(pdf.ms)} ms; fonts for "${FUNDER}" embedded: ${embedded.join(', ')} (of ${FUNDER_FONTS.join(', ')})`,
+      `GET /api/reports/balances/download/pdf ${pdf.status} ${pdf.type}, ${pdf.body.length} bytes in ${Math.round(pdf.ms)} ms; fonts for "${FUNDER}" embedded: ${embedded.join(', ')} (of ${FUNDER_FONTS.join(', ')})${pdf.status === 200 ? '' : `; ${pdf.text().slice(0, 300)}`}`,
     );
   });
 
@@ -599,7 +601,7 @@ async function main() {
   const addressesOf = async (service: string) => {
     const found = new Map<string, string>();
     for (const id of await containers(service))
-      found.set(id, await inspect(id, '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}'));
+      found.set(id, await inspect(id, '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}'));
     return found;
   };
 
@@ -633,7 +635,53 @@ async function main() {
         await sleep(20);
       }
     };
-    const loops = [loop(false), loop(true)];
+    // What the gateway resolves meanwhile, asked from inside it about once a second (getent asks
+    // Docker's DNS, as nginx does): each address in the answer for command and query must be a
+    // copy whose healthcheck has passed. update.sh names a new copy only then; a copy that is
+    // starting (not listening yet) must never be in the answer.
+    const resolvedWhileStarting = new Set<string>();
+    const resolved = new Set<string>();
+    let samples = 0;
+    const sampler = async () => {
+      while (!done) {
+        for (const service of ['command', 'query']) {
+          const answer = await run('docker', ['exec', gatewayId, 'getent', 'ahostsv4', service]);
+          const ids = (
+            await run('docker', [
+              'ps',
+              '-aq',
+              '--filter',
+              `label=com.docker.compose.project=${PROJECT}`,
+              '--filter',
+              `label=com.docker.compose.service=${service}`,
+            ])
+          ).out
+            .split('\n')
+            .filter(Boolean);
+          if (answer.code !== 0 || ids.length === 0) continue;
+          const states = await run('docker', [
+            'inspect',
+            '-f',
+            '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{end}} {{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}',
+            ...ids,
+          ]);
+          const byAddress = new Map<string, string>();
+          for (const line of states.out.split('\n').filter(Boolean)) {
+            const [name, status, ...addresses] = line.trim().split(/\s+/);
+            for (const address of addresses) byAddress.set(address, `${name} ${status}`);
+          }
+          samples++;
+          for (const address of new Set(answer.out.split('\n').map((l) => l.split(/\s+/)[0] ?? ''))) {
+            if (!/^\d+\.\d+\.\d+\.\d+$/.test(address)) continue;
+            const state = byAddress.get(address);
+            resolved.add(`${service} ${address}`);
+            if (state?.endsWith(' starting')) resolvedWhileStarting.add(`${address} (${state})`);
+          }
+        }
+        await sleep(1000);
+      }
+    };
+    const loops = [loop(false), loop(true), sampler()];
     const update = await heavy('sh', ['deploy/update.sh', '-p', PROJECT, ...composeFiles], {
       env: composeEnv,
     });
@@ -654,7 +702,16 @@ async function main() {
       p99: Math.round(percentile(times, 99)),
       max: Math.round(times.at(-1) ?? 0),
       replaced,
+      dnsSamples: samples,
+      addressesResolved: resolved.size,
+      resolvedWhileStarting: [...resolvedWhileStarting],
+      named: update.out.split('\n').filter((l) => / now named /.test(l)),
     };
+    check(
+      'rolling update: no copy named before it is healthy',
+      samples > 0 && resolvedWhileStarting.size === 0,
+      `${samples} samples of the gateway's DNS answers for command and query during the update, ${resolved.size} addresses seen, of copies still starting: ${resolvedWhileStarting.size ? [...resolvedWhileStarting].join(', ') : 'none'}`,
+    );
     check(
       'rolling update',
       sameGateway && replaced.length === 4 && failures.length === 0 && times.length > 0,

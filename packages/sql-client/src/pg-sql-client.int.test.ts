@@ -53,3 +53,45 @@ describe.skipIf(!process.env.DATABASE_URL)('pg sql client: named statements', ()
     }
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)('pg sql client: the server ends a connection', () => {
+  it('survives a held session and a transaction losing their connection, and goes on', async () => {
+    const db = await withTestDatabase('sqlclientlost');
+    const sql = createPgSqlClient({ connectionString: db.url, max: 2, maxSessions: 1 });
+    const killer = createPgSqlClient({ connectionString: db.url, max: 1 });
+    const lost: unknown[] = [];
+    const onUncaught = (error: unknown) => lost.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const pidOf = async (q: { query: typeof sql.query }) =>
+        (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const terminate = (pid: number) => killer.query('SELECT pg_terminate_backend($1)', [pid]);
+      // A session held (as by a write holding its locks), its backend ended under it.
+      const session = await sql.openSession!();
+      await terminate(await pidOf(session));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(session.query('SELECT 1')).rejects.toThrow();
+      session.release(new Error('connection lost'));
+      // A transaction whose backend is ended while it runs.
+      await expect(
+        sql.transaction(async (tx) => {
+          await terminate(await pidOf(tx));
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.query('SELECT 1');
+        }),
+      ).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(lost).toEqual([]);
+      // And the client goes on with new connections.
+      const again = await sql.openSession!();
+      expect((await again.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+      again.release();
+      expect((await sql.query<{ n: number }>('SELECT 2 AS n')).rows).toEqual([{ n: 2 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await killer.close();
+      await sql.close();
+      await db.drop();
+    }
+  });
+});

@@ -29,6 +29,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  keepOnConnectionLoss(pool);
   const listeners: Listeners = new Map();
 
   const statements = new PreparedStatements(options.namedReads ? PreparedStatements.MAX_NAMED : 0);
@@ -64,6 +65,7 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
           connectionTimeoutMillis: 10_000,
         });
         sessions.on('error', () => {});
+        keepOnConnectionLoss(sessions);
       }
       const client = await sessions.connect();
       return { ...wrap(client), release: (broken?: Error) => client.release(broken) };
@@ -123,6 +125,19 @@ export function createPgSqlClient(options: PgSqlClientOptions): SqlClient {
       await pool.end();
     },
   };
+}
+
+/**
+ * A client checked out of a pool (a session held by a write, a transaction) has no error
+ * listener of pg-pool's: when Postgres restarts, its connection's end is emitted as an 'error'
+ * nobody handles, and the process dies ("Connection terminated unexpectedly"; every command copy
+ * at once in `npm run test:compose`). The loss is the holder's to see, as its query's error; the
+ * client is then released as broken and the pool makes a new one.
+ */
+function keepOnConnectionLoss(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
 }
 
 type Listeners = Map<string, { client: pg.Client; callbacks: Set<(payload: string) => void> }>;

@@ -12,14 +12,14 @@ import type * as Fontkit from 'fontkit';
  * as Roboto's placeholder box and is reported. One piece of text is drawn in one font, so text
  * is split into runs of one font each. Font files are read when first needed, once per process.
  */
-const require = createRequire(import.meta.url);
+const localRequire = createRequire(import.meta.url);
 
 /** An npm package's folder; found above its entry file when its `exports` hide package.json. */
 function packageDir(name: string): string {
   try {
-    return dirname(require.resolve(`${name}/package.json`));
+    return dirname(localRequire.resolve(`${name}/package.json`));
   } catch {
-    let dir = dirname(require.resolve(name));
+    let dir = dirname(localRequire.resolve(name));
     while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
     return dir;
   }
@@ -197,8 +197,13 @@ export function loadFonts(): FontSet {
     let f = parsed.get(i);
     if (!f) {
       // fontkit is required when a font is first parsed, not at start-up: the same CommonJS copy
-      // pdfkit requires, loaded once.
-      const fontkit = require('fontkit') as typeof Fontkit;
+      // pdfkit requires, loaded once. In the image's bundle (scripts/build-services.ts --image)
+      // this must be the free `require`, which esbuild bundles as it bundles pdfkit's own
+      // require('fontkit'): the image has no node_modules/fontkit for a createRequire() one to
+      // find ("Cannot find module 'fontkit'"). An ES module run from source has no free require.
+      const fontkit = (
+        typeof require === 'function' ? require('fontkit') : localRequire('fontkit')
+      ) as typeof Fontkit;
       f = fontkit.create(bytes(i === ROBOTO ? fonts[DEFAULT_FAMILY]!.normal : list[i]!.regular));
       parsed.set(i, f);
     }
