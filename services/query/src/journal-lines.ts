@@ -160,9 +160,9 @@ async function bookNames(db: ReadDb, version: string | null | undefined): Promis
 
 /**
  * One account's journal lines over a date range (as known at a moment), each with its words,
- * in business-date order (ties: event order), and the names of the parties and products (every
- * one, bookNames above; shared between reads: not to be changed). By default a record shows once, at its current
- * figures (issue #25): the lines an edit or a delete superseded are left out with their
+ * in business-date order (ties: event order), and the names of every party and product
+ * (bookNames above: shared between reads, not to be changed). By default a record shows once, at
+ * its current figures (issue #25): the lines an edit or a delete superseded are left out with their
  * reversal wherever all of them fall in the range (they then sum to zero: no balance moves);
  * with `corrections`, every line shows, each with how it stands to its record's corrections.
  *
