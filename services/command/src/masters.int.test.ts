@@ -9,18 +9,9 @@ describe('masters through the command API', () => {
 
   beforeAll(async () => {
     t = await commandTestApp();
-    for (const role of ['Manager', 'Viewer', 'Collector']) {
-      const res = await t.call('POST', '/api/masters/users', t.adminToken, {
-        name: role,
-        email: `${role.toLowerCase()}@test.local`,
-        password: 'secret-pw',
-        role,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-    }
-    manager = await t.login('manager@test.local', 'secret-pw');
-    viewer = await t.login('viewer@test.local', 'secret-pw');
-    collector = await t.login('collector@test.local', 'secret-pw');
+    manager = await t.signedInAs('Manager');
+    viewer = await t.signedInAs('Viewer');
+    collector = await t.signedInAs('Collector');
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -92,17 +92,8 @@ describe.each([
       drop = db.drop;
       t = await commandTestApp({ sql: createPgSqlClient({ connectionString: db.url, max: 8 }) });
     } else t = await commandTestApp();
-    for (const role of ['Manager', 'Viewer']) {
-      const res = await t.call('POST', '/api/masters/users', t.adminToken, {
-        name: role,
-        email: `${role.toLowerCase()}@test.local`,
-        password: 'secret-pw',
-        role,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-    }
-    manager = await t.login('manager@test.local', 'secret-pw');
-    viewer = await t.login('viewer@test.local', 'secret-pw');
+    manager = await t.signedInAs('Manager');
+    viewer = await t.signedInAs('Viewer');
     await create('masters/cities', 'Kabul', { name: 'Kabul', currency_name: 'AFN', rate: '1.25' });
     await create('masters/cities', 'Mumbai', { name: 'Mumbai', currency_name: 'INR', rate: '1' });
     await create('masters/products', 'Cumin', { name: 'Cumin' });

@@ -63,17 +63,8 @@ describe('importing masters from a spreadsheet', () => {
 
   beforeAll(async () => {
     t = await commandTestApp();
-    for (const role of ['Manager', 'Viewer']) {
-      const res = await t.call('POST', '/api/masters/users', t.adminToken, {
-        name: role,
-        email: `${role.toLowerCase()}@test.local`,
-        password: 'secret-pw',
-        role,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-    }
-    manager = await t.login('manager@test.local', 'secret-pw');
-    viewer = await t.login('viewer@test.local', 'secret-pw');
+    manager = await t.signedInAs('Manager');
+    viewer = await t.signedInAs('Viewer');
     for (const [name, currency, rate] of <Array<[string, string, string]>>[
       ['Kabul', 'AFN', '1.25'],
       ['Mumbai', 'INR', '1'],

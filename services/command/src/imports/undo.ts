@@ -86,6 +86,25 @@ function laterEvent(event: DomainEvent): string {
   return `${words}${on}${dated ? ` (id ${dated.id})` : ''}`;
 }
 
+/**
+ * Each record deleted on its godown's stream by `command`, the last imported first (each delete
+ * decided on the state the ones after it left: a later purchase's units may be what an earlier
+ * sale needed).
+ */
+function deleteOnGodown<R extends { id: string }>(
+  stream: ImportedStream,
+  records: readonly R[],
+  label: (record: R) => string,
+  command: (id: string) => Parameters<typeof inventoryDecider.decide>[0],
+): RecordReversal[] {
+  const state = stream.recorded.reduce(inventoryDecider.evolve, inventoryDecider.initialState());
+  return [...records].reverse().map((record) => {
+    const events = decided(label(record), () => inventoryDecider.decide(command(record.id), state));
+    for (const e of events) inventoryDecider.evolve(state, e);
+    return { label: label(record), events };
+  });
+}
+
 /** Each master kind: its Created undone by its Delete, while nothing refers to it and it was not changed since. */
 const masterUndo = (kind: Exclude<MasterKind, 'User' | 'CustomFieldDefinition'>): UndoKind => ({
   async reverse(deps, stream) {
@@ -168,30 +187,15 @@ const purchasesUndo: UndoKind = {
       throw refused(
         `${purchaseLabel(purchases[0]!)} was changed after the import (${laterEvent(stream.later[0])}).`,
       );
-    const reversals: RecordReversal[] = [];
-    if (inventory) {
-      const state = stream.recorded.reduce(inventoryDecider.evolve, inventoryDecider.initialState());
-      for (const p of [...purchases].reverse()) {
-        const events = decided(purchaseLabel(p), () =>
-          inventoryDecider.decide({ type: 'DeletePurchase', id: p.id }, state),
-        );
-        for (const e of events) inventoryDecider.evolve(state, e);
-        reversals.push({ label: purchaseLabel(p), events });
-      }
-    } else {
-      const state = stream.recorded.reduce(
-        directPurchaseDecider.evolve,
-        directPurchaseDecider.initialState(),
-      );
-      for (const p of purchases)
-        reversals.push({
-          label: purchaseLabel(p),
-          events: decided(purchaseLabel(p), () =>
-            directPurchaseDecider.decide({ type: 'DeletePurchase', id: p.id }, state),
-          ),
-        });
-    }
-    return reversals;
+    if (inventory)
+      return deleteOnGodown(stream, purchases, purchaseLabel, (id) => ({ type: 'DeletePurchase', id }));
+    const state = stream.recorded.reduce(directPurchaseDecider.evolve, directPurchaseDecider.initialState());
+    return purchases.map((p) => ({
+      label: purchaseLabel(p),
+      events: decided(purchaseLabel(p), () =>
+        directPurchaseDecider.decide({ type: 'DeletePurchase', id: p.id }, state),
+      ),
+    }));
   },
 };
 
@@ -225,16 +229,7 @@ const salesUndo: UndoKind = {
       const about = byId.get(saleOf(later) ?? '');
       if (about) throw refused(`${saleLabel(about)} was changed after the import (${laterEvent(later)}).`);
     }
-    const state = stream.recorded.reduce(inventoryDecider.evolve, inventoryDecider.initialState());
-    const reversals: RecordReversal[] = [];
-    for (const s of [...sales].reverse()) {
-      const events = decided(saleLabel(s), () =>
-        inventoryDecider.decide({ type: 'DeleteSale', id: s.id }, state),
-      );
-      for (const e of events) inventoryDecider.evolve(state, e);
-      reversals.push({ label: saleLabel(s), events });
-    }
-    return reversals;
+    return deleteOnGodown(stream, sales, saleLabel, (id) => ({ type: 'DeleteSale', id }));
   },
 };
 

@@ -25,6 +25,8 @@ export interface CommandTestApp {
   eventStore: EventStore;
   adminToken: string;
   login(email: string, password: string): Promise<string>;
+  /** A new user of `role` (`<role>@test.local`, made by the Admin), signed in: its token. */
+  signedInAs(role: 'Manager' | 'Viewer' | 'Collector'): Promise<string>;
   call(
     method: 'POST' | 'PUT' | 'DELETE' | 'GET',
     url: string,
@@ -99,12 +101,25 @@ export async function commandTestApp(
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return res.json().token as string;
   };
+  const adminToken = await login(ADMIN.email, ADMIN.password);
+  const signedInAs = async (role: 'Manager' | 'Viewer' | 'Collector') => {
+    const email = `${role.toLowerCase()}@test.local`;
+    const res = await call('POST', '/api/masters/users', adminToken, {
+      name: role,
+      email,
+      password: 'secret-pw',
+      role,
+    });
+    if (res.statusCode !== 201) throw new Error(`the ${role} was not created: ${res.statusCode} ${res.body}`);
+    return login(email, 'secret-pw');
+  };
   return {
     app,
     deps,
     eventStore,
-    adminToken: await login(ADMIN.email, ADMIN.password),
+    adminToken,
     login,
+    signedInAs,
     call,
     async close() {
       await app.close();
