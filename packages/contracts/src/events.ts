@@ -291,6 +291,14 @@ export const eventSchemas = {
       postings: z.array(posting),
     }),
   },
+  /**
+   * A payment reversed, in its own stream: its postings undone. The API has no delete for a payment
+   * (one is put right by a payment the other way); only the undo of an import appends this (issue #31).
+   */
+  PaymentDeleted: {
+    version: 1,
+    schema: z.object({ id: z.uuid(), postings: z.array(posting) }),
+  },
   /** Clearing charges of a godown paid out by a godown, in the cleared godown's inventory stream. */
   ClearingPaidOut: {
     version: 1,

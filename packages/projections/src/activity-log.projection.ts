@@ -48,6 +48,8 @@ function changeOf(event: TypedEvent): Change | undefined {
       return created('SaleReturn', event.data.sale_return);
     case 'PaymentRecorded':
       return created('Payment', event.data.payment);
+    case 'PaymentDeleted':
+      return deleted('Payment', event.data.id);
     case 'TransferRecorded':
       return created('Transfer', event.data.transfer);
     case 'SalaryPaid':

@@ -103,7 +103,11 @@ export const cashRecords: Projection = {
     await nominal.load(tx, events);
     for (const recorded of events) {
       const event = typed(recorded);
-      if (event.type === 'ExpenseDeleted' || event.type === 'IncomeDeleted') {
+      if (
+        event.type === 'ExpenseDeleted' ||
+        event.type === 'IncomeDeleted' ||
+        event.type === 'PaymentDeleted'
+      ) {
         changes.deleted(event.data.id);
         continue;
       }

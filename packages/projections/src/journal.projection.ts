@@ -36,6 +36,7 @@ function recordOf(event: TypedEvent): { id: string; date: string | undefined } |
       return { id: event.data.entry.id, date: event.data.entry.income_date };
     case 'PurchaseDeleted':
     case 'SaleDeleted':
+    case 'PaymentDeleted':
     case 'ExpenseDeleted':
     case 'IncomeDeleted':
       return { id: event.data.id, date: undefined };

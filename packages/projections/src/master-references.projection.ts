@@ -28,6 +28,7 @@ function referencesOf(event: TypedEvent): { sourceId: string; rows: Row[] } | un
   switch (event.type) {
     case 'PurchaseDeleted':
     case 'SaleDeleted':
+    case 'PaymentDeleted':
     case 'ExpenseDeleted':
     case 'IncomeDeleted':
       return { sourceId: event.data.id, rows: [] };

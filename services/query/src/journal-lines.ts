@@ -21,6 +21,7 @@ const RECORD_OF_EVENT: Readonly<Record<string, RecordType>> = {
   SaleDeleted: 'Sale',
   SaleReturned: 'Sale',
   PaymentRecorded: 'Payment',
+  PaymentDeleted: 'Payment',
   ClearingPaidOut: 'ClearingPayout',
   SalaryPaid: 'SalaryPayment',
   TransferRecorded: 'Transfer',

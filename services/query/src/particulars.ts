@@ -15,6 +15,7 @@ export const PARTICULARS: Readonly<Record<string, string>> = {
   SaleDeleted: 'Sale (deleted)',
   SaleReturned: 'Sale return',
   PaymentRecorded: 'Payment',
+  PaymentDeleted: 'Payment (deleted)',
   ClearingPaidOut: 'Clearing payout',
   SalaryPaid: 'Salary',
   TransferRecorded: 'Transfer',
@@ -270,7 +271,8 @@ function describe(
     case 'SaleReturned':
       body = `${base}: ${quantityOf(n, d.quantity, parent?.product_id)}`;
       break;
-    case 'PaymentRecorded': {
+    case 'PaymentRecorded':
+    case 'PaymentDeleted': {
       const party = d.related_entity_id;
       const currency = d.payment_mode === 'INR' ? 'INR' : n.currency(party);
       const direction = d.related_entity_type === 'Funder' ? 'to' : 'from';

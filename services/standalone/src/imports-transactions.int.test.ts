@@ -9,7 +9,8 @@ import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
  * earlier rows - and the period close) with nothing written; a valid file of hostile cells
  * (Indian grouping, currency symbols, Excel serial dates, dates as text, trailing spaces)
  * previewed with its effect on the accounts, committed with the import on every event, shown by
- * the lists and ledgers; and the same file refused the second time.
+ * the lists and ledgers; the same file refused the second time; and each import undone by
+ * reversal (payments too, by `PaymentDeleted`), the books as before it.
  */
 type Grid = ExcelJS.CellValue[][];
 type CellError = { row: number; cell: string | null; msg: string };
@@ -290,6 +291,7 @@ describe('importing payments', () => {
 
   it('commits payments and receipts of hostile cells; the ledgers and the payments report show them', async () => {
     const before = await api('GET', `/reports/ledger/Funder/${ids.Rahim}`);
+    ids.rahimBeforePayments = before.closingBalance;
     const { preview } = await expectCommitted(
       'payments',
       [
@@ -402,14 +404,6 @@ describe('undoing transaction imports', () => {
     expect(await recorded(['SaleDeleted'])).toHaveLength(3);
   }, 60_000);
 
-  it('refuses to undo a payments import (the books keep no delete for a payment) and writes nothing', async () => {
-    const before = (await recorded(['ImportUndone'])).length;
-    const res = await undo(ids.paymentsImport!);
-    expect(res.status).toBe(409);
-    expect(res.body.message).toContain('a payment cannot be deleted');
-    expect(await recorded(['ImportUndone'])).toHaveLength(before);
-  }, 60_000);
-
   it('undoes the incomes import: the collector ledger as before it', async () => {
     const res = await undo(ids.incomesImport!);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -418,5 +412,31 @@ describe('undoing transaction imports', () => {
     expect(deleted[0]!.metadata.importUndo).toBe(true);
     await app.syncToHead();
     expect((await api('GET', `/reports/ledger/Collector/${ids.Imran}`)).closingBalance).toBe('-2200.50');
+  }, 60_000);
+  it('undoes the payments import: the funder, the agent and the collector as before it, the payments report without them', async () => {
+    // Twin's 2,500 rupees at Kabul's 1.25 came off his account (his sales are undone above).
+    const twin = () => api('GET', `/reports/ledger/Agent/${ids.TwinKabul}`);
+    expect((await twin()).closingBalance).toBe('-2000.00');
+    const res = await undo(ids.paymentsImport!);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ records: 2, events: 3 });
+    const deleted = await recorded(['PaymentDeleted']);
+    expect(deleted).toHaveLength(2);
+    expect(deleted.every((e) => e.metadata.importUndo === true)).toBe(true);
+    await app.syncToHead();
+    expect((await api('GET', `/reports/ledger/Funder/${ids.Rahim}`)).closingBalance).toBe(
+      ids.rahimBeforePayments,
+    );
+    expect((await twin()).closingBalance).toBe('0.00');
+    // Imran paid the funder 1,000 of his -2,200.50 (the expenses' 1,200.50 stay).
+    expect((await api('GET', `/reports/ledger/Collector/${ids.Imran}`)).closingBalance).toBe('-1200.50');
+    const report = JSON.stringify(await api('GET', `/reports/payments?city_id=${ids.Kabul}&limit=50`));
+    expect(report).not.toContain('2500.00');
+    expect(report).not.toContain('1000.00');
+    const log = JSON.stringify(await api('GET', '/logs?modelName=Payment&actionType=DELETE&limit=10'));
+    expect(log).toContain(deleted[0]!.data.id as string);
+    const again = await undo(ids.paymentsImport!);
+    expect(again.status).toBe(409);
+    expect(await recorded(['PaymentDeleted'])).toHaveLength(2);
   }, 60_000);
 });

@@ -81,6 +81,8 @@ export function recordDateOf(event: DomainEvent): RecordDate | undefined {
       return at(event.data.sale_return.id, 'return_date', event.data.sale_return.return_date);
     case 'PaymentRecorded':
       return at(event.data.payment.id, 'payment_date', event.data.payment.payment_date);
+    case 'PaymentDeleted':
+      return at(event.data.id, 'payment_date', null);
     case 'ClearingPaidOut':
       return at(event.data.payout.id, 'payout_date', event.data.payout.payout_date);
     case 'SalaryPaid':

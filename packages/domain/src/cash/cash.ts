@@ -293,6 +293,29 @@ export const paymentDecider: Decider<Parameters<typeof decidePayment>[0], OnceSt
   decide: decidePayment,
 };
 
+/** A payment's stream as it stands, for its reversal: none yet, standing (with its postings), or deleted. */
+export type PaymentState =
+  | { status: 'none' }
+  | { status: 'active'; postings: EventData<'PaymentRecorded'>['postings'] }
+  | { status: 'deleted' };
+
+/**
+ * A payment's reversal (`PaymentDeleted`, its postings undone). The API records payments only;
+ * the undo of an import (issue #31) is the one command that deletes one.
+ */
+export const paymentDeletionDecider: Decider<{ type: 'Delete'; id: string }, PaymentState> = {
+  initialState: () => ({ status: 'none' }),
+  evolve(state, event) {
+    if (event.type === 'PaymentRecorded') return { status: 'active', postings: event.data.postings };
+    if (event.type === 'PaymentDeleted') return { status: 'deleted' };
+    return state;
+  },
+  decide(command, state) {
+    if (state.status !== 'active') throw notFound('Payment not found.');
+    return [{ type: 'PaymentDeleted', data: { id: command.id, postings: reversed(state.postings) } }];
+  },
+};
+
 /** A transfer's own stream (`transfer-<id>`): recorded once. */
 export const transferDecider: Decider<Parameters<typeof decideTransfer>[0], OnceState> = {
   initialState: initialOnce,

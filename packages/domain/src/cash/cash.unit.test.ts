@@ -15,6 +15,7 @@ import {
   initialCashEntry,
   initialOnce,
   initialSalaryMonth,
+  paymentDeletionDecider,
   salaryMonthDecider,
 } from './cash.ts';
 
@@ -94,6 +95,44 @@ describe('payments and receipts', () => {
       { account: `agent:${A}`, currency: 'AFN', amount: '-1428.57', inr: '-100.00' },
       { account: `godown:${G}`, currency: 'INR', amount: '100.00', inr: '100.00' },
     ]);
+  });
+});
+
+describe("a payment's reversal (an import's undo)", () => {
+  const d = paymentDeletionDecider;
+  const fold = (events: DomainEvent[]) => events.reduce(d.evolve, d.initialState());
+
+  it('reverses exactly what the payment posted, INR included', () => {
+    const paid = decidePayment(
+      {
+        payment: payment({ payment_mode: 'INR', collector_id: null, godown_id: G!, amount: '300.00' }),
+        city: pkr,
+      },
+      initialOnce(),
+    );
+    const undone = d.decide({ type: 'Delete', id: u('p1') }, fold(paid));
+    expect(undone).toEqual([
+      {
+        type: 'PaymentDeleted',
+        data: {
+          id: u('p1'),
+          postings: [
+            { account: `funder:${F}`, currency: 'PKR', amount: '-1000.00', inr: '-300.00' },
+            { account: `godown:${G}`, currency: 'INR', amount: '300.00', inr: '300.00' },
+          ],
+        },
+      },
+    ]);
+    expect(balanced(undone)).toBe(true);
+  });
+
+  it('refuses a payment never recorded, or already deleted', () => {
+    expect(() => d.decide({ type: 'Delete', id: u('p1') }, d.initialState())).toThrow('Payment not found.');
+    const paid = decidePayment({ payment: payment({}), city: pkr }, initialOnce());
+    const deleted = d.decide({ type: 'Delete', id: u('p1') }, fold(paid));
+    expect(() => d.decide({ type: 'Delete', id: u('p1') }, fold([...paid, ...deleted]))).toThrow(
+      'Payment not found.',
+    );
   });
 });
 

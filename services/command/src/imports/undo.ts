@@ -16,6 +16,7 @@ import {
   MASTER_KINDS,
   type MasterKind,
   masterDecider,
+  paymentDeletionDecider,
   type RecordDates,
   recordDateOf,
 } from '@bahi/domain';
@@ -37,7 +38,8 @@ import { findUpload, markUndone } from './store.ts';
  * none, as the commit. Refused, naming the first record concerned, while any record has a later
  * reference: an edit or anything else later in its own stream, a record that names it (a payment
  * to an imported funder, a purchase of an imported product), a sale of stock an imported purchase
- * brought in; and, by the close guard, while the books are closed over any of its dates.
+ * brought in; and, by the close guard, while the books are closed over any of its dates. Imported
+ * payments are reversed by `PaymentDeleted`, which nothing but this undo appends.
  */
 
 /** What an import appended to one stream, with what came after it there. */
@@ -250,14 +252,30 @@ const cashEntryUndo = (kind: 'Expense' | 'Income'): UndoKind => ({
 });
 
 /**
- * Payments: the books keep no delete for a payment (the API has none: a payment is put right by
- * one the other way), so an import of payments is not undone by reversal either.
+ * Payments: each in a stream of its own, undone by `PaymentDeleted` (its postings reversed) while
+ * nothing came after it. The API keeps no delete for a payment (one is put right by a payment the
+ * other way); the undo of the import that brought it in is the one reversal the books allow.
  */
 const paymentsUndo: UndoKind = {
-  async reverse() {
-    throw refused(
-      'a payment cannot be deleted in these books (the API has no delete for one); record a payment the other way to put one right.',
+  async reverse(_deps, stream) {
+    const recorded = stream.imported.find((e) => e.type === 'PaymentRecorded');
+    if (recorded?.type !== 'PaymentRecorded')
+      throw new Error(`${stream.streamId}: the import appended no PaymentRecorded`);
+    const p = recorded.data.payment;
+    const direction = p.related_entity_type === 'Funder' ? 'to a funder' : 'from an agent';
+    const label = `the payment ${direction} dated ${p.payment_date} of ${p.amount} (id ${p.id})`;
+    const later = stream.later[0];
+    if (later) throw refused(`${label} was changed after the import (${laterEvent(later)}).`);
+    const state = stream.recorded.reduce(
+      paymentDeletionDecider.evolve,
+      paymentDeletionDecider.initialState(),
     );
+    return [
+      {
+        label,
+        events: decided(label, () => paymentDeletionDecider.decide({ type: 'Delete', id: p.id }, state)),
+      },
+    ];
   },
 };
 
