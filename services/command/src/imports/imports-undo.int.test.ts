@@ -13,7 +13,8 @@ import { setProgressListener } from './progress.ts';
  * reversed in one transaction, the books (accounts, stock, masters, purchases) as before the
  * import; refused, naming the record, while a record has a later reference (an edit, a payment
  * to an imported funder, a sale of imported stock) or the books are closed over its dates; undone
- * once; the same file importable again after it. And the commit's progress, seen between appends.
+ * once; the same file importable again after it. And the commit's progress, seen between appends
+ * (on Postgres by another copy of the command service too).
  */
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 // The templates' header rows (what the sheets are checked against is the other tests' business).
@@ -36,6 +37,8 @@ describe.each([
 ] as const)('undoing an import [%s]', (_name, postgres) => {
   if (postgres && !url) return;
   let t: CommandTestApp;
+  /** On Postgres, a second copy of the command service on the same database (not running the commit). */
+  let copy: CommandTestApp | undefined;
   let drop: (() => Promise<void>) | undefined;
   let manager: string;
   let viewer: string;
@@ -91,6 +94,10 @@ describe.each([
       const db = await withTestDatabase('import_undo');
       drop = db.drop;
       t = await commandTestApp({ sql: createPgSqlClient({ connectionString: db.url, max: 8 }) });
+      copy = await commandTestApp({
+        sql: createPgSqlClient({ connectionString: db.url, max: 4 }),
+        projector: false,
+      });
     } else t = await commandTestApp();
     manager = await t.signedInAs('Manager');
     viewer = await t.signedInAs('Viewer');
@@ -119,6 +126,7 @@ describe.each([
   }, 60_000);
   afterAll(async () => {
     setProgressListener(undefined);
+    await copy?.close();
     await t?.close();
     await drop?.();
   });
@@ -325,16 +333,23 @@ describe.each([
       rows.push([`Progress ${i}`, i % 2 ? 'Kabul' : 'Mumbai', `${i}`, null, null, null, null]);
     const imported = await upload('funders', await workbook('Funders', rows), 'progress.xlsx');
     const key = randomUUID();
-    const poll = () => t.app.inject({ method: 'GET', url: `/api/imports/progress?key=${key}` });
+    const poll = (app = t) => app.app.inject({ method: 'GET', url: `/api/imports/progress?key=${key}` });
     expect((await poll()).statusCode).toBe(404);
+    if (copy) expect((await poll(copy)).statusCode).toBe(404);
     const seen: unknown[] = [];
+    const seenByCopy: unknown[] = [];
     // Called between two appends, inside the commit's transaction: the poll, with no session,
     // is answered without the database (on PGlite a query would wait for the commit, and this
-    // test for it, until it timed out).
+    // test for it, until it timed out). On Postgres the other copy answers as well, from the
+    // row the running copy keeps outside the commit's transaction.
     setProgressListener(async () => {
       const res = await poll();
       expect(res.statusCode, res.body).toBe(200);
       seen.push(res.json());
+      if (!copy) return;
+      const there = await poll(copy);
+      expect(there.statusCode, there.body).toBe(200);
+      seenByCopy.push(there.json());
     });
     try {
       const res = await t.app.inject({
@@ -349,8 +364,10 @@ describe.each([
     expect(seen).toEqual(
       [0, 1, 2, 3, 4, 5, 6].map((done) => ({ id: imported.id, state: 'recording', done, total: 6 })),
     );
-    // Ended: the key no longer answers; another key never did.
+    if (copy) expect(seenByCopy).toEqual(seen);
+    // Ended: the key no longer answers, on any copy; another key never did.
     expect((await poll()).statusCode).toBe(404);
+    if (copy) expect((await poll(copy)).statusCode).toBe(404);
     const other = await t.app.inject({ method: 'GET', url: '/api/imports/progress?key=not-a-key' });
     expect(other.statusCode).toBe(400);
   }, 60_000);

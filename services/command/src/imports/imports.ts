@@ -268,7 +268,7 @@ export async function commitImport(
       409,
       'Importing needs the Postgres event store (one transaction for the whole file); this server runs on EventStoreDB.',
     );
-  return withProgress(upload.id, progressKey, upload.preview.rows_valid, (report) =>
+  return withProgress(deps.sql, upload.id, progressKey, upload.preview.rows_valid, (report) =>
     commitChecked(deps, upload, meta, report),
   );
 }

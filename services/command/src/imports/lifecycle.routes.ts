@@ -48,14 +48,14 @@ export function registerImportLifecycleRoutes(app: FastifyInstance, deps: Comman
     {
       schema: {
         summary: 'How far a running commit has come: records recorded of the total',
-        description: `While a commit sent with the header \`${IMPORT_PROGRESS_HEADER}\` (a random UUID the client made) runs, \`checking\` (the file checked again), then \`recording\` with \`done\` of \`total\` records appended. The key is the capability: no session is asked for, and the answer comes from the memory of the command process running the commit, without the database (the commit holds its records in one transaction until the end; on PGlite that transaction holds the one connection). 404 when no commit with that key runs in the process that answers (not begun, ended, or on another copy of the command service).`,
+        description: `While a commit sent with the header \`${IMPORT_PROGRESS_HEADER}\` (a random UUID the client made) runs, \`checking\` (the file checked again), then \`recording\` with \`done\` of \`total\` records appended. The key is the capability: no session is asked for, and the copy running the commit answers from its memory, without the database (the commit holds its records in one transaction until the end; on PGlite that transaction holds the one connection). On Postgres, a copy of the command service not running the commit answers from \`imports.commit_progress\`, which the running copy keeps (at each change of state and every 1/50th of the records) on a connection outside the commit's transaction. 404 when no commit with that key runs (not begun, or ended).`,
         tags,
         querystring: importProgressQuery,
         response: { 200: importProgress, 400: message, 404: message },
       },
     },
     async (request) => {
-      const progress = progressByKey(request.query.key);
+      const progress = await progressByKey(deps.sql, request.query.key);
       if (!progress) throw new HttpError(404, 'No commit with this key is running here.');
       return progress;
     },

@@ -38,6 +38,20 @@ ALTER TABLE imports.uploads ADD COLUMN undone_position text;
 ALTER TABLE imports.uploads ADD COLUMN undone_events integer;
 CREATE INDEX uploads_created ON imports.uploads (created_at DESC);`,
   },
+  {
+    version: 3,
+    name: 'commit progress',
+    // A running commit's progress for the other copies of the command service (progress.ts);
+    // unlogged: it is worth nothing after a crash, and written only while a commit runs.
+    sql: `CREATE UNLOGGED TABLE imports.commit_progress (
+  key text PRIMARY KEY,
+  id uuid NOT NULL,
+  state text NOT NULL,
+  done integer NOT NULL,
+  total integer NOT NULL,
+  updated_at timestamptz NOT NULL
+);`,
+  },
 ];
 
 export async function migrateImports(sql: SqlClient): Promise<void> {
