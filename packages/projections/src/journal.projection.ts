@@ -107,6 +107,17 @@ function wordsOf(event: TypedEvent): Rec | undefined {
   }
 }
 
+/**
+ * A record an import brought in (issue #31) says so in its words: the file and who committed it,
+ * from the metadata of its recording event (an undo's reversals carry `importUndo` and no words
+ * of their own).
+ */
+function importedWords(event: TypedEvent, own: Rec | undefined): Rec | undefined {
+  const { importFile, importBy, importUndo } = event.metadata;
+  if (!own || typeof importFile !== 'string' || importUndo) return own;
+  return { ...own, imported: { file: importFile, by: typeof importBy === 'string' ? importBy : null } };
+}
+
 const RETURNS = ['PurchaseReturned', 'SaleReturned'];
 const returnQuantity = (event: TypedEvent): unknown =>
   event.type === 'PurchaseReturned'
@@ -220,7 +231,7 @@ export const journal: Projection = {
       if (!postings || postings.length === 0 || !record) continue;
       const date = record.date ?? lastDate.get(record.id) ?? event.metadata.recordedAt.slice(0, 10);
       lastDate.set(record.id, date);
-      const own = wordsOf(event);
+      const own = importedWords(event, wordsOf(event));
       const last = lastWords.get(record.id) ?? {};
       const quantity = returnQuantity(event);
       const detail = own ?? (quantity === undefined ? last : { ...last, quantity });

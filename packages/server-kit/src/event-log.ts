@@ -32,6 +32,8 @@ export type LogEvent = DomainEvent & {
   metadata?: Partial<Pick<EventMetadata, 'userId' | 'correlationId' | 'causationId' | 'recordedAt'>> & {
     importId?: string;
     importFile?: string;
+    /** The name of the user who committed the import, as it was then (the ledger's 'by <user>'). */
+    importBy?: string;
     /** The event reverses a record of the import `importId` (an undo of the import). */
     importUndo?: boolean;
   };

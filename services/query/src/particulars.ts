@@ -314,7 +314,7 @@ function describe(
   }
   // A return names its record, not what the record adjusts; '(edited)' or '(deleted)' stays last
   // (the corrections trail replaces it, journal-lines.ts).
-  return `${body}${RETURNS.has(type) ? '' : adjustment(d.adjusts)}${suffix}`;
+  return `${body}${RETURNS.has(type) ? '' : adjustment(d.adjusts)}${importedFrom(type, d.imported)}${suffix}`;
 }
 
 /**
@@ -325,4 +325,15 @@ function adjustment(ref: unknown): string {
   if (typeof ref !== 'object' || ref === null) return '';
   const { kind, date } = ref as Rec;
   return typeof kind === 'string' && typeof date === 'string' ? `. ${adjustsWords({ kind, date })}` : '';
+}
+
+/**
+ * An imported record's words after its own (issue #31): '. Imported from purchases.xlsx by Asha',
+ * on the line of its recording only (an edit since is the user's own, and says so).
+ */
+function importedFrom(type: string, imported: unknown): string {
+  if (!type.endsWith('Recorded') || typeof imported !== 'object' || imported === null) return '';
+  const { file, by } = imported as Rec;
+  if (typeof file !== 'string') return '';
+  return `. Imported from ${file}${typeof by === 'string' ? ` by ${by}` : ''}`;
 }

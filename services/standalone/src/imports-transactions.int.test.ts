@@ -316,6 +316,11 @@ describe('importing payments', () => {
     );
     const after = await api('GET', `/reports/ledger/Funder/${ids.Rahim}`);
     expect(Number(before.closingBalance) - Number(after.closingBalance)).toBe(1000);
+    // The ledger line says where the payment came from and who brought it in.
+    const { name } = await api('GET', '/auth/profile');
+    expect(after.transactions.map((l: { particulars: string }) => l.particulars)).toContain(
+      `Payment to Haji Rahim via Imran (AFN). Imported from payments-april.xlsx by ${name}`,
+    );
     const report = await api('GET', `/reports/payments?city_id=${ids.Kabul}&limit=50`);
     const text = JSON.stringify(report);
     expect(text).toContain('2500.00');

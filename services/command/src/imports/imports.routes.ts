@@ -124,7 +124,7 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
         typeof key === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)
           ? key
           : undefined;
-      return commitImport(deps, request.params.id, requestMeta(request), progressKey);
+      return commitImport(deps, request.params.id, requestMeta(request), progressKey, request.user?.name);
     },
   );
 

@@ -252,6 +252,7 @@ export async function commitImport(
   id: string,
   meta: RequestMeta,
   progressKey?: string,
+  userName?: string,
 ): Promise<ImportCommitAnswer> {
   const upload = await findUpload(deps.sql, id);
   if (!upload) throw new HttpError(404, 'There is no such import.');
@@ -269,7 +270,7 @@ export async function commitImport(
       'Importing needs the Postgres event store (one transaction for the whole file); this server runs on EventStoreDB.',
     );
   return withProgress(deps.sql, upload.id, progressKey, upload.preview.rows_valid, (report) =>
-    commitChecked(deps, upload, meta, report),
+    commitChecked(deps, upload, meta, report, userName),
   );
 }
 
@@ -278,6 +279,7 @@ async function commitChecked(
   upload: StoredUpload,
   meta: RequestMeta,
   report: (state: 'checking' | 'recording', done: number) => Promise<void>,
+  userName: string | undefined,
 ): Promise<ImportCommitAnswer> {
   const kind = upload.kind as ImportKind;
   // A transaction kind reads the close under the books' shared lock, held until the request
@@ -305,6 +307,7 @@ async function commitChecked(
     causationId: meta.causationId,
     importId: upload.id,
     importFile: upload.file_name,
+    ...(userName ? { importBy: userName } : {}),
   };
   // The file's stream: new, or ending in the undo of an earlier import of the same bytes.
   const fileStream = importStreamId(upload.sha256);
