@@ -26,7 +26,8 @@ const PURCHASE = [
 // The custom fields of purchases, by name: columns M to Q.
 const FIELDS = ['Arrived', 'Checked', 'Grade', 'Lot number', 'Moisture'];
 const SALE = ['Sale Date', 'City', 'Agent', 'Product', 'Godown', 'Rate', 'Quantity', 'Clearing Charge'];
-type Grid = ExcelJS.CellValue[][];
+type Cell = ExcelJS.CellValue;
+type Grid = Cell[][];
 type CellError = { row: number; cell: string | null; msg: string };
 
 describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => {
@@ -139,7 +140,7 @@ describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => 
   });
 
   it("flags each wrong custom field value on its cell with the API's message and writes nothing", async () => {
-    const row = (lot: unknown, grade: unknown, more: unknown[] = [null, null], quantity = '10') => [
+    const row = (lot: Cell, grade: Cell, more: Cell[] = [null, null], quantity = '10'): Cell[] => [
       'Godown',
       '2026-04-02',
       'Kabul',
@@ -249,7 +250,7 @@ describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => 
   }, 60_000);
 
   it('commits sales with their custom field values, checked as the sales API checks them', async () => {
-    const row = (grade: unknown, truck: unknown) => [
+    const row = (grade: Cell, truck: Cell): Cell[] => [
       '2026-04-04',
       null,
       'Bilal',
