@@ -90,6 +90,15 @@ export async function locate(deps: CommandDeps, kind: 'Purchase' | 'Sale', id: s
   return row.stream_id;
 }
 
+/** The custom field definitions that stand, as the read model has them now (a file's import checks each row against them). */
+export function customFieldDefinitions(deps: CommandDeps) {
+  return deps.readDb
+    .selectFrom('custom_field_definitions')
+    .select(['id', 'name', 'type', 'is_required', 'options', 'entity_types'])
+    .where('deleted', '=', false)
+    .execute();
+}
+
 /**
  * Custom field values checked against the definitions that apply, as the read model has
  * them once it has reached the position the client last wrote (so a definition the user
@@ -103,12 +112,7 @@ export async function customFields(
   values: Record<string, unknown>,
   seen?: bigint,
 ) {
-  const definitions = () =>
-    deps.readDb
-      .selectFrom('custom_field_definitions')
-      .select(['id', 'name', 'type', 'is_required', 'options', 'entity_types'])
-      .where('deleted', '=', false)
-      .execute();
+  const definitions = () => customFieldDefinitions(deps);
   if (seen !== undefined) await definitionsCurrentAt(deps, seen);
   const known = await definitions();
   if (Object.keys(values).every((key) => known.some((d) => d.id === key))) {

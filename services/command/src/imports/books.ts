@@ -1,6 +1,6 @@
 import {
+  checkCustomFields,
   conflict,
-  DomainError,
   type InventoryState,
   inventoryDecider,
   masterDecider,
@@ -12,7 +12,7 @@ import { closedUpTo } from '../books-close.ts';
 import type { CommandDeps } from '../deps.ts';
 import { buildPreview } from '../dry-run.ts';
 import { loadStream } from '../execute.ts';
-import { customFields, requireActive } from '../handlers/look-ups.ts';
+import { customFieldDefinitions, requireActive } from '../handlers/look-ups.ts';
 import type { CheckResult, MasterLookups } from './check.ts';
 import type { ImportKindSpec, RefType } from './columns.ts';
 import { refIndex } from './refs.ts';
@@ -27,8 +27,12 @@ import type { BookFacts } from './transaction-row.ts';
 
 /** The masters a transactions file may name, once the read side has caught up with the log; each city's rate from its stream. */
 export async function transactionMasters(deps: CommandDeps): Promise<MasterLookups> {
-  await waitForProjections(deps.readDb, ['masters'], await deps.eventStore.headPosition());
-  const [cityRows, parties, products] = await Promise.all([
+  await waitForProjections(
+    deps.readDb,
+    ['masters', 'custom_field_definitions'],
+    await deps.eventStore.headPosition(),
+  );
+  const [cityRows, parties, products, fieldDefinitions] = await Promise.all([
     deps.readDb.selectFrom('cities').select(['id', 'name']).where('deleted', '=', false).execute(),
     deps.readDb
       .selectFrom('parties')
@@ -36,6 +40,7 @@ export async function transactionMasters(deps: CommandDeps): Promise<MasterLooku
       .where('deleted', '=', false)
       .execute(),
     deps.readDb.selectFrom('products').select(['id', 'name']).where('deleted', '=', false).execute(),
+    customFieldDefinitions(deps),
   ]);
   // The rate exactly as the handlers read it (the city's stream), not as a numeric column spells it.
   const cities = [];
@@ -64,32 +69,27 @@ export async function transactionMasters(deps: CommandDeps): Promise<MasterLooku
     godown: ofKind('Godown'),
     product: refIndex(products.map((p) => ({ id: p.id, name: p.name, city_id: null }))),
   };
-  return { cities, refs };
+  return { cities, refs, fieldDefinitions };
 }
 
 /**
- * The facts every row's decision shares, or the reason no row can be imported (purchases or
- * sales with a required custom field: the template has no column for it).
+ * The facts every row's decision shares: the close, the godowns' inventory as each is first
+ * needed and, for purchases and sales, the check of a row's custom field values, the API's own
+ * (checkCustomFields, which `customFields` of the handlers runs) against the definitions the
+ * masters were read with.
  */
 export async function bookFacts(
   deps: CommandDeps,
   spec: ImportKindSpec,
+  masters: MasterLookups,
   closed: string | null | undefined,
-): Promise<BookFacts | string> {
-  let fields: Record<string, string | boolean> = {};
-  if (spec.customFields)
-    try {
-      fields = await customFields(deps, spec.customFields, {});
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const list = (error.errors ?? []).map((e) => e.msg).join('; ') || error.message;
-      const label = spec.sheet.toLowerCase();
-      return `${spec.sheet} cannot be imported while a custom field of ${label} is required (${list}): the template has no column for it. Make it optional in Settings > Custom Fields, import, then make it required again.`;
-    }
+): Promise<BookFacts> {
+  const entity = spec.customFields;
+  const definitions = masters.fieldDefinitions ?? [];
   const streams = new Map<string, Promise<{ state: InventoryState; version: bigint | 'no_stream' }>>();
   return {
     closedUpTo: closed === undefined ? await closedUpTo(deps.eventStore, undefined) : closed,
-    customFields: fields,
+    customFields: (values) => (entity ? checkCustomFields(entity, values, definitions) : {}),
     inventory(streamId) {
       let loaded = streams.get(streamId);
       if (!loaded) {

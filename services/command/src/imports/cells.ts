@@ -85,6 +85,15 @@ function numberCell(value: number): string | undefined {
   return `${sign}0.${'0'.repeat(-shift - 1)}${lead}${rest}`;
 }
 
+/** What a column of each type takes, in a message about a cell that holds something else. */
+const EXPECTED: Partial<Record<CellType, string>> = {
+  city: 'a city name',
+  text: 'a text',
+  boolean: 'Yes or No',
+};
+/** A yes-or-no cell typed as text, as the API's custom field check takes it ("true" or "false"). */
+const YES_NO: Record<string, string> = { yes: 'true', no: 'false', true: 'true', false: 'false' };
+
 export function readCell(cell: RawCell | undefined, type: CellType, letterAndRow: string): CellReading {
   if (!cell) return { ok: true, text: undefined };
   if (cell.merged)
@@ -107,14 +116,17 @@ export function readCell(cell: RawCell | undefined, type: CellType, letterAndRow
     if (type === 'date') return { ok: true, text: v.toISOString().slice(0, 10) };
     return {
       ok: false,
-      msg: `Cell ${letterAndRow} holds a date, where a ${type === 'city' ? 'city name' : type === 'text' ? 'text' : 'number'} is expected.`,
+      msg: `Cell ${letterAndRow} holds a date, where ${EXPECTED[type] ?? 'a number'} is expected.`,
     };
   }
-  if (typeof v === 'boolean')
+  if (typeof v === 'boolean') {
+    // A yes-or-no custom field: the TRUE or FALSE cell as the API takes it.
+    if (type === 'boolean') return { ok: true, text: String(v) };
     return {
       ok: false,
       msg: `Cell ${letterAndRow} holds ${v ? 'TRUE' : 'FALSE'}, where a value is expected.`,
     };
+  }
   if (typeof v === 'number') {
     if (type === 'date') {
       const date = dateFromSerial(v);
@@ -130,7 +142,8 @@ export function readCell(cell: RawCell | undefined, type: CellType, letterAndRow
   // Text: Unicode names kept as written, in one normal form, so "é" typed two ways is one name.
   const text = v.normalize('NFC').trim();
   if (text === '') return { ok: true, text: undefined };
-  if (type === 'amount' || type === 'rate') return { ok: true, text: numberText(text) };
+  if (type === 'amount' || type === 'rate' || type === 'number') return { ok: true, text: numberText(text) };
+  if (type === 'boolean') return { ok: true, text: YES_NO[text.toLowerCase()] ?? text };
   if (type === 'date') {
     const date = dateFromText(text);
     return date

@@ -10,6 +10,7 @@ import {
 import {
   AMOUNT_SCALE,
   add,
+  type CustomFieldDefinition,
   type Dec,
   DomainError,
   format,
@@ -27,6 +28,7 @@ import {
   headerKey,
   type ImportColumn,
   type ImportKindSpec,
+  kindColumns,
   REF_TYPES,
   type RefType,
 } from './columns.ts';
@@ -41,6 +43,8 @@ export type { CityLookup };
 export interface MasterLookups {
   cities: readonly CityLookup[];
   refs?: Partial<Record<RefType, RefIndex>>;
+  /** The custom field definitions that stand: purchases and sales have a column for each that applies. */
+  fieldDefinitions?: readonly CustomFieldDefinition[];
 }
 
 /** A master a row refers to: the commit reads each again under its lock (and a party's city). */
@@ -121,11 +125,13 @@ interface RowContext {
  */
 export async function checkSheet(
   sheet: Sheet,
-  spec: ImportKindSpec,
+  kindSpec: ImportKindSpec,
   masters: MasterLookups,
   facts?: BookFacts,
 ): Promise<CheckResult> {
   const { cities } = masters;
+  // Purchases and sales: a column for each custom field that applies, as the template has it.
+  const spec = { ...kindSpec, columns: kindColumns(kindSpec, masters.fieldDefinitions) };
   const result = emptyCheck();
   const [header, ...data] = sheet.rows;
   if (!header) {
@@ -234,6 +240,10 @@ async function checkRow({ number, cells }: SheetRow, context: RowContext, result
   // The kind's request schema, as the API parses the body: its messages, placed on the cells.
   const parsed = spec.input.safeParse(input);
   if (!parsed.success) errors.push(...schemaErrors(number, parsed.error.issues, context, errors));
+  // A row refused before its decision still has its custom field values checked, so one upload
+  // shows every wrong cell (the decision checks them again, where the handler does).
+  if (errors.length > 0 && spec.customFields && context.facts)
+    errors.push(...customFieldErrors(number, input, context, errors));
   if (errors.length === 0 && parsed.success) {
     try {
       if (spec.master) decideRow(number, parsed.data as Record<string, unknown>, city, context, result);
@@ -256,6 +266,9 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
   const errors: ImportCellError[] = [];
   const values: Record<string, string> = {};
   const input: Record<string, unknown> = {};
+  // The custom field values by definition id, as the API's `custom_fields` takes them.
+  const custom: Record<string, string> = {};
+  if (context.spec.customFields) input.custom_fields = custom;
   let city: CityLookup | undefined;
   const parties = new Map<string, RefLookup>();
   const where = (column: ImportColumn, letter: string) => ({ letter, row: number, column });
@@ -287,6 +300,10 @@ function readRowCells(number: number, cells: SheetRow['cells'], context: RowCont
       continue;
     }
     if (reading.text === undefined) continue;
+    if (column.custom) {
+      custom[column.custom.id] = column.choices ? choice(reading.text, column.choices) : reading.text;
+      continue;
+    }
     if (column.type === 'city') {
       const found = lookUpCity(reading.text, context.citiesByName, context.citiesById);
       if (typeof found === 'string') errors.push(fileError(found, where(column, letter)));
@@ -372,7 +389,11 @@ function schemaErrors(
 ): ImportCellError[] {
   const errors: ImportCellError[] = [];
   for (const issue of issues) {
-    const field = String(issue.path[0] ?? '');
+    // A custom field's value (custom_fields.<id>) on its own column's cell.
+    const field = issue.path
+      .slice(0, issue.path[0] === 'custom_fields' && issue.path.length > 1 ? 2 : 1)
+      .map(String)
+      .join('.');
     const col = [...at].find(([, c]) => c.field === field)?.[0];
     const column = spec.columns.find((c) => c.field === field);
     if (isLookup(column) && already.some((e) => e.field === field)) continue;
@@ -394,6 +415,24 @@ function schemaErrors(
     });
   }
   return errors;
+}
+
+/** The API's refusal of a row's custom field values, each on its cell (a cell refused already is not refused again). */
+function customFieldErrors(
+  number: number,
+  input: Record<string, unknown>,
+  context: RowContext,
+  already: readonly ImportCellError[],
+): ImportCellError[] {
+  try {
+    context.facts!.customFields((input.custom_fields ?? {}) as Record<string, unknown>);
+    return [];
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return (error.errors ?? [{ msg: error.message, path: 'custom_fields' }])
+      .filter((e) => !already.some((a) => a.field === e.path))
+      .map((e) => onField(number, e.path ?? '', e.msg, context));
+  }
 }
 
 /** A valid row decided as the API decides a Create (throws the decider's refusal); its effect noted. */

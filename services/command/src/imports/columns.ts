@@ -12,7 +12,7 @@ import {
   purchaseInput,
   saleInput,
 } from '@bahi/contracts';
-import type { CustomFieldEntity, MasterKind } from '@bahi/domain';
+import type { CustomFieldDefinition, CustomFieldEntity, MasterKind } from '@bahi/domain';
 import type { z } from 'zod';
 
 /**
@@ -20,7 +20,17 @@ import type { z } from 'zod';
  * how its cells are read, and the rule and example the template shows. The row is then checked
  * with the kind's own request schema from @bahi/contracts, as POST /api/masters/<kind> checks it.
  */
-export type CellType = 'text' | 'amount' | 'rate' | 'quantity' | 'date' | 'city' | 'entity' | RefType;
+export type CellType =
+  | 'text'
+  | 'amount'
+  | 'rate'
+  | 'quantity'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'city'
+  | 'entity'
+  | RefType;
 
 /** Columns that name a master the API takes by id: looked up by name (a party within the row's city). */
 export type RefType = 'funder' | 'agent' | 'collector' | 'product' | 'godown';
@@ -37,6 +47,8 @@ export interface ImportColumn {
   choices?: readonly string[];
   /** An 'entity' column: the master it names is of the kind another column's value gives. */
   entityOf?: { field: string; types: Readonly<Record<string, RefType>> };
+  /** A custom field's column (field `custom_fields.<id>`): the definition its cells are values of. */
+  custom?: CustomFieldDefinition;
 }
 
 export interface ImportKindSpec {
@@ -529,6 +541,73 @@ export const IMPORT_SPECS: Record<ImportKind, ImportKindSpec> = {
     columns: cashEntryColumns('Income'),
   },
 };
+
+const CUSTOM_LABEL: Record<CustomFieldEntity, string> = {
+  Purchase: 'purchases',
+  Sale: 'sales',
+  PurchaseReturn: 'purchase returns',
+  SaleReturn: 'sale returns',
+};
+/** How each custom field type's cells are read (the API's check then has the last word). */
+const CUSTOM_CELL: Record<CustomFieldDefinition['type'], CellType> = {
+  TEXT: 'text',
+  NUMBER: 'number',
+  DATE: 'date',
+  BOOLEAN: 'boolean',
+  SELECT: 'text',
+};
+
+/** A custom field's column: headed by its name, its rule its type (a dropdown's options), a sensible example. */
+function customFieldColumn(
+  def: CustomFieldDefinition,
+  entity: CustomFieldEntity,
+  header: string,
+): ImportColumn {
+  const options = def.options ?? [];
+  const what = {
+    TEXT: ['text', 'Text, up to 1000 characters.', 'A-101'],
+    NUMBER: ['number', 'A number such as 12.5 or -3 ("1,000" is read as 1000).', '10'],
+    DATE: ['date', 'A date cell, or text as 2026-04-01 or 01/04/2026 (day first).', '2026-04-01'],
+    BOOLEAN: ['yes or no', 'Yes or No (TRUE and FALSE cells too).', 'Yes'],
+    SELECT: ['dropdown', `One of: ${options.join(', ')}.`, options[0] ?? ''],
+  }[def.type];
+  return {
+    header,
+    field: `custom_fields.${def.id}`,
+    type: CUSTOM_CELL[def.type],
+    required: def.is_required,
+    rule: `A custom field of ${CUSTOM_LABEL[entity]} (${what[0]}; Settings > Custom Fields): ${what[1]}${def.is_required ? '' : ' May be empty.'}`,
+    example: what[2]!,
+    ...(def.type === 'SELECT' ? { choices: options } : {}),
+    custom: def,
+  };
+}
+
+/**
+ * A kind's columns with, for purchases and sales, one column per custom field definition that
+ * applies to them (by name; a name another column or field already has is followed by the
+ * field's id, so every header is one column).
+ */
+export function kindColumns(
+  spec: ImportKindSpec,
+  definitions: readonly CustomFieldDefinition[] = [],
+): ImportColumn[] {
+  const entity = spec.customFields;
+  if (!entity) return spec.columns;
+  const applying = definitions
+    .filter((d) => d.entity_types.includes(entity))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const taken = new Set(spec.columns.map((c) => headerKey(c.header)));
+  const named = new Map<string, number>();
+  for (const d of applying) named.set(headerKey(d.name), (named.get(headerKey(d.name)) ?? 0) + 1);
+  const custom = applying.map((d) => {
+    const key = headerKey(d.name);
+    const name = d.name.trim();
+    const header = taken.has(key) || named.get(key)! > 1 ? `${name} (${d.id})` : name;
+    return customFieldColumn(d, entity, header);
+  });
+  return [...spec.columns, ...custom];
+}
 
 /** A sheet's column letters: 1 -> A, 27 -> AA. */
 export function columnLetter(index: number): string {

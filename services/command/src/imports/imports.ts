@@ -82,12 +82,9 @@ async function check(
   if (read.ok && spec.master)
     checked = await checkSheet(read.sheet, spec, { cities: await currentCities(deps) });
   else if (read.ok) {
-    const facts = await bookFacts(deps, spec, closedUpTo);
-    if (typeof facts === 'string') checked.fileErrors.push(fileError(facts));
-    else {
-      checked = await checkSheet(read.sheet, spec, await transactionMasters(deps), facts);
-      if (checked.effect && closedUpTo === undefined) await booksEffect(deps, checked);
-    }
+    const masters = await transactionMasters(deps);
+    checked = await checkSheet(read.sheet, spec, masters, await bookFacts(deps, spec, masters, closedUpTo));
+    if (checked.effect && closedUpTo === undefined) await booksEffect(deps, checked);
   }
   if (!read.ok) checked.fileErrors.push(fileError(read.message));
   return { format, checked };

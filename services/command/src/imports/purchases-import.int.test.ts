@@ -218,7 +218,7 @@ describe('importing purchases from a spreadsheet', () => {
     expect((await purchases()).filter((e) => e.metadata.importId)).toHaveLength(3);
   }, 60_000);
 
-  it('refuses a purchases file as a whole while a purchase custom field is required, and says why', async () => {
+  it('takes a required purchase custom field from its column: refused on the empty cell, or without the column', async () => {
     const field = await t.call('POST', '/api/masters/custom-fields', t.adminToken, {
       name: 'Lot number',
       type: 'TEXT',
@@ -228,18 +228,45 @@ describe('importing purchases from a spreadsheet', () => {
     expect(field.statusCode, field.body).toBe(201);
     try {
       const before = (await purchases()).length;
-      const res = await upload(
-        await workbook([
-          HEADER,
-          ['Godown', '2026-04-05', 'Kabul', 'Haji Rahim', 'Cumin', 'Bhiwandi', null, null, '100', '1'],
-        ]),
-        'lots.xlsx',
+      const row = [
+        'Godown',
+        '2026-04-05',
+        'Kabul',
+        'Haji Rahim',
+        'Cumin',
+        'Bhiwandi',
+        null,
+        null,
+        '100',
+        '1',
+      ];
+      const withoutColumn = await upload(await workbook([HEADER, row]), 'lots.xlsx');
+      expect(withoutColumn.statusCode, withoutColumn.body).toBe(201);
+      expect(withoutColumn.json().status).toBe('invalid');
+      expect(withoutColumn.json().file_errors.map((e: { msg: string }) => e.msg)).toEqual([
+        'The column "Lot number" is missing from row 1: it is required.',
+      ]);
+      const lots = [...HEADER, 'Lot number'];
+      const empty = await upload(
+        await workbook([lots, [...row, null, null, null], [...row, null, null, 'L-7']]),
+        'lots-empty.xlsx',
       );
-      expect(res.statusCode, res.body).toBe(201);
-      expect(res.json().status).toBe('invalid');
-      expect(res.json().file_errors[0].msg).toContain('custom field of purchases is required');
-      expect((await commit(res.json().id)).statusCode).toBe(409);
+      expect(errorsOf(empty)).toEqual([
+        expect.objectContaining({
+          row: 2,
+          cell: 'M2',
+          field: `custom_fields.${field.json().id}`,
+          msg: 'Lot number is required',
+        }),
+      ]);
+      expect((await commit(empty.json().id)).statusCode).toBe(409);
       expect(await purchases()).toHaveLength(before);
+
+      const fixed = await upload(await workbook([lots, [...row, null, null, ' L-6 ']]), 'lots-fixed.xlsx');
+      expect(fixed.json().status, JSON.stringify(errorsOf(fixed))).toBe('valid');
+      expect((await commit(fixed.json().id)).statusCode).toBe(200);
+      const recorded = (await purchases()).at(-1)!.data as { purchase: { custom_fields: unknown } };
+      expect(recorded.purchase.custom_fields).toEqual({ [field.json().id]: 'L-6' });
     } finally {
       const gone = await t.call('DELETE', `/api/masters/custom-fields/${field.json().id}`, t.adminToken);
       expect(gone.statusCode, gone.body).toBeLessThan(300);

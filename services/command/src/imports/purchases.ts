@@ -26,8 +26,14 @@ export async function decidePurchase({
   if (input.collector_id) requireOfCity(parties('collector_id'), input.city_id, 'Collector', 'collector_id');
   if (input.agent_id) requireOfCity(parties('agent_id'), input.city_id, 'Agent', 'agent_id');
   const id = randomUUID();
-  // As the handler builds it: not an adjustment (adjustmentOf answers undefined, left out of the event).
-  const purchase = { id, ...input, custom_fields: facts.customFields, adjusts: undefined };
+  // As the handler builds it (purchaseOf): the custom fields checked against their definitions;
+  // not an adjustment (adjustmentOf answers undefined, left out of the event).
+  const purchase = {
+    id,
+    ...input,
+    custom_fields: facts.customFields(input.custom_fields),
+    adjusts: undefined,
+  };
   const cityFacts = { rate: city!.rate ?? '0', currency: city!.currency_name };
   const command = { type: 'RecordPurchase' as const, purchase, city: cityFacts };
   let events: DomainEvent[];

@@ -28,8 +28,9 @@ export async function decideSale({
   if (city) requireOfCity(agent, city.id, 'Agent', 'agent_id');
   const agentCity = cityOf(agent, cities, 'agent_id');
   const id = randomUUID();
-  // As recordSale builds it: no adjustment (the key is left out).
-  const sale = saleRecord(id, input, facts.customFields);
+  // As recordSale builds it: the custom fields checked against their definitions; no adjustment
+  // (the key is left out).
+  const sale = saleRecord(id, input, facts.customFields(input.custom_fields));
   const streamId = inventoryStreamId(input.godown_id);
   const { state, version } = await facts.inventory(streamId);
   let events: DomainEvent[];

@@ -1,6 +1,7 @@
 import type { ImportKind } from '@bahi/contracts';
+import type { CustomFieldDefinition } from '@bahi/domain';
 import type { CityLookup, MasterLookups } from './check.ts';
-import { IMPORT_SPECS, type RefType } from './columns.ts';
+import { IMPORT_SPECS, kindColumns, type RefType } from './columns.ts';
 
 // exceljs takes most of a second to load: loaded when a workbook is first made, not at start-up.
 const loadExcel = async () => (await import('exceljs')).default;
@@ -9,14 +10,15 @@ const loadExcel = async () => (await import('exceljs')).default;
  * The template of a kind (issue #31): the sheet to fill (its header row only, so nothing but what
  * a person writes is imported), a Rules sheet (each column: required or not, its rule, an
  * example), an Example sheet (the header and one filled row) and, for kinds that name a city, a
- * Cities sheet of the cities in Bahi now, for looking names up.
+ * Cities sheet of the cities in Bahi now, for looking names up. Purchases and sales have a
+ * column for each custom field that applies to them (`masters.fieldDefinitions`).
  */
 export async function xlsxTemplate(
   kind: ImportKind,
   cities: readonly CityLookup[],
   masters?: MasterLookups,
 ): Promise<Buffer> {
-  const spec = IMPORT_SPECS[kind];
+  const spec = { ...IMPORT_SPECS[kind], columns: kindColumns(IMPORT_SPECS[kind], masters?.fieldDefinitions) };
   const workbook = new (await loadExcel()).Workbook();
   workbook.creator = 'Bahi';
   const sheet = workbook.addWorksheet(spec.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
@@ -96,8 +98,16 @@ export async function xlsxTemplate(
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** The CSV template: the header row alone (a CSV has one sheet; the rules are in the XLSX). */
-export function csvTemplate(kind: ImportKind): Buffer {
-  const header = IMPORT_SPECS[kind].columns.map((c) => c.header).join(',');
+/** A CSV field: quoted when it holds a separator, a quote or a line break (a custom field's name may). */
+const csvField = (text: string) => (/[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/**
+ * The CSV template: the header row alone (a CSV has one sheet; the rules are in the XLSX), with
+ * a column for each custom field of purchases or sales among `definitions`.
+ */
+export function csvTemplate(kind: ImportKind, definitions: readonly CustomFieldDefinition[] = []): Buffer {
+  const header = kindColumns(IMPORT_SPECS[kind], definitions)
+    .map((c) => csvField(c.header))
+    .join(',');
   return Buffer.from(`\ufeff${header}\r\n`, 'utf8');
 }

@@ -24,8 +24,12 @@ import type { CityLookup, RefLookup } from './refs.ts';
 /** What deciding needs beyond the row: the books' close, custom fields, the godowns' stock. */
 export interface BookFacts {
   closedUpTo: string | null;
-  /** The custom field values every imported record carries (none given: the definitions' answer). */
-  customFields: Record<string, string | boolean>;
+  /**
+   * A row's custom field values checked as the API checks them (checkCustomFields against the
+   * definitions that apply): the values as stored, or the API's refusal (a DomainError whose
+   * paths are `custom_fields.<id>`).
+   */
+  customFields(values: Record<string, unknown>): Record<string, string | boolean>;
   /** A godown's inventory stream folded as it stands (the same object on every call: rows evolve it). */
   inventory(streamId: string): Promise<{ state: InventoryState; version: bigint | 'no_stream' }>;
 }
