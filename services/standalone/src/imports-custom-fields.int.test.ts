@@ -137,6 +137,14 @@ describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => 
     // Sales: the fields of sales only (not a purchase's, not a sale return's).
     const sales = (await template('sales.xlsx')).getWorksheet('Sales')!;
     expect((sales.getRow(1).values as unknown[]).slice(1)).toEqual([...SALE, 'Grade', 'Truck']);
+
+    // The CSV template's header row has the same columns.
+    const csv = await fetch(`${app.bahi.url}/api/imports/templates/purchases.csv`, {
+      headers: { authorization: `Bearer ${app.token}` },
+    });
+    expect(csv.status).toBe(200);
+    const header = (await csv.text()).replace(/^\uFEFF/, '').split(/\r?\n/)[0]!;
+    expect(header.split(',').map((h) => h.replace(/^"|"$/g, ''))).toEqual([...PURCHASE, ...FIELDS]);
   });
 
   it("flags each wrong custom field value on its cell with the API's message and writes nothing", async () => {

@@ -151,12 +151,12 @@ export async function registerImportRoutes(app: FastifyInstance, deps: CommandDe
     async (request, reply) => {
       requireWriter(request, 'masters');
       const [kind, format] = request.params.file.split('.') as [ImportKind, 'xlsx' | 'csv'];
-      const masters =
-        !IMPORT_SPECS[kind].master && format === 'xlsx' ? await transactionMasters(deps) : undefined;
+      // A transaction kind's template names the masters (XLSX) and has a column per custom field.
+      const masters = IMPORT_SPECS[kind].master ? undefined : await transactionMasters(deps);
       const body =
         format === 'xlsx'
           ? await xlsxTemplate(kind, masters?.cities ?? (await currentCities(deps)), masters)
-          : csvTemplate(kind);
+          : csvTemplate(kind, masters?.fieldDefinitions);
       return reply
         .type(format === 'xlsx' ? XLSX : 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="bahi-${kind}-template.${format}"`)
