@@ -12,7 +12,9 @@ import { openSignedIn } from './browser.ts';
  * Settings > Import with the transaction kinds (issue #31) in Chromium. Purchases: a file naming
  * the masters by name uploaded, a wrong row flagged on its cell; fixed, the preview shows each
  * account before and after and the stock moved (the figures the API's preview has); committed,
- * the funder's ledger shows the balance the preview promised. Expenses: the template downloaded
+ * the funder's ledger shows the balance the preview promised and, on screen, each imported line
+ * ending in "Imported from <file> by <user>"; the purchases list shows the lot number (a custom
+ * field of purchases) the file gave. Expenses: the template downloaded
  * from the screen and filled, a wrong row flagged, the fixed file previewed and committed, and
  * the expenses list as the API gives it holds the rows.
  */
@@ -29,6 +31,7 @@ const HEADER = [
   'Collector',
   'Rate',
   'Quantity',
+  'Lot number',
 ];
 
 let app: TestApp;
@@ -86,6 +89,13 @@ beforeAll(async () => {
   ).id;
   await api('POST', '/masters/agents', { name: 'Bilal', city_id: ids.Kabul });
   ids.Imran = (await api('POST', '/masters/collectors', { name: 'Imran', city_id: ids.Kabul })).id;
+  // A custom field of purchases: the template gets its column, the rows carry its values.
+  await api('POST', '/masters/custom-fields', {
+    name: 'Lot number',
+    type: 'TEXT',
+    is_required: false,
+    entity_types: ['Purchase'],
+  });
   await app.syncToHead();
   browser = await openSignedIn(app);
   page = browser.page;
@@ -104,8 +114,8 @@ describe('importing purchases in Chromium', () => {
     await page.getByRole('heading', { name: 'Import', exact: true }).waitFor();
     await page.getByLabel('What to import').selectOption({ label: 'Purchases' });
     const good: ExcelJS.CellValue[][] = [
-      ['Godown', '01/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', 'Bhiwandi', null, null, '100.50', '10'],
-      ['Direct', '02/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', null, 'Bilal', null, '20', '5'],
+      ['Godown', '01/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', 'Bhiwandi', null, null, '100.50', '10', 'LOT-7'],
+      ['Direct', '02/04/2026', 'Kabul', 'Haji Rahim', 'Cumin', null, 'Bilal', null, '20', '5', null],
     ];
     await page
       .locator('input[type="file"]')
@@ -151,6 +161,30 @@ describe('importing purchases in Chromium', () => {
     await app.syncToHead();
     const ledger = await api('GET', `/reports/ledger/Funder/${ids.Rahim}`);
     expect(ledger.closingBalance).toBe('1605.00');
+
+    // The funder's ledger says where each purchase came from and who brought it in, as the API does.
+    const { name } = await api('GET', '/auth/profile');
+    const imported = new RegExp(`^Purchase: 10\\.0000 Cumin from Haji Rahim\\. Imported from purchases-\\d+\\.xlsx by ${name}$`);
+    expect(ledger.transactions.map((l: { particulars: string }) => l.particulars)).toContainEqual(
+      expect.stringMatching(imported),
+    );
+    await page.goto(`${app.bahi.url}/reports/ledger/Funder/${ids.Rahim}`);
+    await page.getByText(imported).first().waitFor();
+    for (const theme of ['dark', 'light'] as const) {
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
+        await page.getByText(imported).first().waitFor();
+        await page.screenshot({ path: join(SHOTS, `import-purchases-ledger-${width}-${theme}.png`) });
+      }
+      await page.getByRole('switch', { name: 'Dark mode' }).click();
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    // The purchases list's expanded row shows the imported lot number.
+    await page.goto(`${app.bahi.url}/transactions/purchases`);
+    const godownRow = page.getByRole('row').filter({ hasText: '1,005.00' }).first();
+    await godownRow.getByRole('button', { name: 'Expand row' }).click();
+    await page.getByText('Lot number:').waitFor();
+    expect(await page.getByText('LOT-7').count()).toBe(1);
   }, 180_000);
 
   it('imports expenses: the template from the screen filled, a wrong row flagged, the fixed file committed', async () => {
