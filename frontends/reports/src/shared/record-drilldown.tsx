@@ -284,6 +284,8 @@ export function RecordLink(props: {
       className={props.className}
       onClick={() => props.onOpen(record)}
       aria-label={`${props.text} of ${showDay(props.date)}: open the record`}
+      // The whole words on hover where the column cuts them ('... Imported from <file> by <user>').
+      title={props.text}
     >
       {props.text}
     </Link>

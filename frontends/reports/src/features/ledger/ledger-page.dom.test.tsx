@@ -179,6 +179,8 @@ describe('Ledger (spec section 2; issue #15)', () => {
     serve();
     open();
     const button = await screen.findByRole('button', { name: 'Expense of 15 Oct 2026: open the record' });
+    // The whole words on hover, where the column cuts them.
+    expect(button.getAttribute('title')).toBe('Expense');
     button.focus();
     fireEvent.click(button);
     const dialog = await screen.findByRole('dialog');
