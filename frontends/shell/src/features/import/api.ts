@@ -67,7 +67,11 @@ export function useUploadImport() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, file }: { kind: ImportKind; file: File }) => uploadFile(kind, file),
-    onSuccess: (preview) => client.setQueryData(importQuery(preview.id).queryKey, preview),
+    onSuccess: (preview) => {
+      client.setQueryData(importQuery(preview.id).queryKey, preview);
+      // The past imports list every upload: this one joins it at once.
+      void client.invalidateQueries({ queryKey: ['settings', 'imports', 'list'] });
+    },
   });
 }
 
