@@ -371,4 +371,63 @@ describe.each([
     const other = await t.app.inject({ method: 'GET', url: '/api/imports/progress?key=not-a-key' });
     expect(other.statusCode).toBe(400);
   }, 60_000);
+
+  // Postgres only: on PGlite the commit's transaction holds the one connection, so no other
+  // write can come between its check and its appends, and the case is not there to test.
+  if (postgres)
+    it('refuses the whole commit when another copy records on a godown of the file between its check and its appends; committed again, it records every row', async () => {
+      const row = (date: string, rate: string): ExcelJS.CellValue[] => [
+        'Godown',
+        date,
+        'Kabul',
+        'Haji Rahim',
+        'Cumin',
+        'Bhiwandi',
+        null,
+        null,
+        rate,
+        '2',
+      ];
+      const file = await workbook('Purchases', [PURCHASES, row('2026-04-06', '90'), row('2026-04-07', '91')]);
+      const imported = await upload('purchases', file, 'race.xlsx');
+      expect(imported.status, JSON.stringify(imported.file_errors)).toBe('valid');
+      const purchasesBefore = (await t.eventStore.readAll(0n, 100_000)).filter(
+        (e) => e.type === 'PurchaseRecorded',
+      ).length;
+      let raced = false;
+      // After the commit has checked the file and read the godown, before its first append.
+      setProgressListener(async (p) => {
+        if (raced || p.state !== 'recording') return;
+        raced = true;
+        const res = await copy!.call('POST', '/api/transactions/purchases', t.adminToken, {
+          type: 'Godown',
+          purchase_date: '2026-04-06',
+          city_id: ids.Kabul,
+          funder_id: ids.Rahim,
+          product_id: ids.Cumin,
+          godown_id: ids.Bhiwandi,
+          rate: '95',
+          quantity: '1',
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      });
+      try {
+        const res = await commit(imported.id);
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().message).toBe(
+          'Someone recorded something on a godown this file records on while it was being committed. Nothing was imported: commit it again.',
+        );
+      } finally {
+        setProgressListener(undefined);
+      }
+      expect(raced).toBe(true);
+      // Nothing of the file: not its purchases, not its ImportCommitted; the other copy's purchase stands.
+      const log = await t.eventStore.readAll(0n, 100_000);
+      expect(log.filter((e) => e.metadata.importId === imported.id)).toEqual([]);
+      expect(log.filter((e) => e.type === 'PurchaseRecorded')).toHaveLength(purchasesBefore + 1);
+      // Committed again, it is checked against the godown as it stands now and records both rows.
+      const again = await commit(imported.id);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(await importedPurchases(imported.id)).toHaveLength(2);
+    }, 60_000);
 });
