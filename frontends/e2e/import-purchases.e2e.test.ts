@@ -65,6 +65,11 @@ async function shots(name: string, kind = 'purchases') {
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
       await page.getByRole('region', { name: 'Preview' }).scrollIntoViewIfNeeded();
+      // The screen scrolls inside the shell, never the page itself: a phone table's hidden header
+      // once made the page 3,364 px tall, blank below the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(
+        await page.evaluate(() => window.innerHeight),
+      );
       await page.screenshot({
         path: join(SHOTS, `import-${kind}-${name}-${width}-${theme}.png`),
         fullPage: true,

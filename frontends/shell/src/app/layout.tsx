@@ -54,6 +54,10 @@ const useStyles = makeStyles({
     minWidth: 0,
     minHeight: 0,
     overflow: 'auto',
+    // The containing block of what a screen positions absolutely (a phone table's visually hidden
+    // header): without it such an element escapes this scroller and makes the page itself taller,
+    // so a phone scrolled past the screen into blank page (3,364 px under an 844 px screen).
+    position: 'relative',
     padding: tokens.spacingHorizontalXXL,
     [NARROW]: { gridColumn: '1 / -1', padding: tokens.spacingHorizontalM },
   },
