@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorsOf, messagesOn, uploadFile, workbookOf } from './testing/imports.ts';
 import { type Body, openTestApp, TEST_STORAGES, type TestApp } from './testing/test-app.ts';
 
 /**
@@ -28,7 +29,6 @@ const FIELDS = ['Arrived', 'Checked', 'Grade', 'Lot number', 'Moisture'];
 const SALE = ['Sale Date', 'City', 'Agent', 'Product', 'Godown', 'Rate', 'Quantity', 'Clearing Charge'];
 type Cell = ExcelJS.CellValue;
 type Grid = Cell[][];
-type CellError = { row: number; cell: string | null; msg: string };
 
 describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => {
   let app: TestApp;
@@ -39,23 +39,11 @@ describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => 
     expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
     return r.body;
   }
-  async function workbook(sheet: string, rows: Grid): Promise<Buffer> {
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(sheet);
-    for (const row of rows) ws.addRow(row);
-    return Buffer.from(await wb.xlsx.writeBuffer());
-  }
+  const workbook = (sheet: string, rows: Grid) => workbookOf(sheet, rows);
   async function upload(kind: string, body: Buffer, fileName: string) {
-    const res = await fetch(`${app.bahi.url}/api/imports?kind=${kind}&file_name=${fileName}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${app.token}`,
-        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      },
-      body: new Uint8Array(body),
-    });
+    const res = await uploadFile(app, kind, body, fileName);
     expect(res.status).toBe(201);
-    return (await res.json()) as Body;
+    return res.body;
   }
   async function template(file: string): Promise<ExcelJS.Workbook> {
     const res = await fetch(`${app.bahi.url}/api/imports/templates/${file}`, {
@@ -67,14 +55,7 @@ describe.each(TEST_STORAGES)('importing custom field values [%s]', (storage) => 
     return wb;
   }
   const commit = (id: string) => app.call('POST', `/imports/${id}/commit`);
-  const errorsOf = (preview: Body): CellError[] =>
-    (preview.rows as Array<{ row: number; errors: CellError[] }>).flatMap((r) =>
-      r.errors.map((e) => ({ ...e, row: r.row })),
-    );
-  const on = (preview: Body, cell: string) =>
-    errorsOf(preview)
-      .filter((e) => e.cell === cell)
-      .map((e) => e.msg);
+  const on = messagesOn;
   const count = async (type: string) =>
     (await app.bahi.eventStore.readAll(0n, 100_000)).filter((e) => e.type === type).length;
   /** A header cell's note as text (a note read back from a file is its list of runs). */

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorsOf, messagesOn, uploadFile, workbookOf } from './testing/imports.ts';
 import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
 
 /**
@@ -13,7 +14,6 @@ import { type Body, openTestApp, type TestApp } from './testing/test-app.ts';
  * reversal (payments too, by `PaymentDeleted`), the books as before it.
  */
 type Grid = ExcelJS.CellValue[][];
-type CellError = { row: number; cell: string | null; msg: string };
 
 const HEADERS = {
   sales: ['Sale Date', 'City', 'Agent', 'Product', 'Godown', 'Rate', 'Quantity', 'Clearing Charge'],
@@ -48,39 +48,11 @@ async function api(method: string, path: string, body?: unknown): Promise<Body> 
   return r.body;
 }
 
-async function workbook(kind: Kind, rows: Grid): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet(SHEETS[kind]);
-  ws.addRow([...HEADERS[kind]]);
-  for (const row of rows) ws.addRow(row);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-async function upload(kind: Kind, body: Buffer, fileName = `${kind}.xlsx`) {
-  const res = await fetch(
-    `${app.bahi.url}/api/imports?kind=${kind}&file_name=${encodeURIComponent(fileName)}`,
-    {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${app.token}`,
-        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      },
-      body: new Uint8Array(body),
-    },
-  );
-  return { status: res.status, body: (await res.json()) as Body };
-}
+const workbook = (kind: Kind, rows: Grid) => workbookOf(SHEETS[kind], [[...HEADERS[kind]], ...rows]);
+const upload = (kind: Kind, body: Buffer, fileName = `${kind}.xlsx`) => uploadFile(app, kind, body, fileName);
 
 const commit = (id: string) => app.call('POST', `/imports/${id}/commit`);
-const errorsOf = (preview: Body): CellError[] =>
-  (preview.rows as Array<{ row: number; errors: CellError[] }>).flatMap((r) =>
-    r.errors.map((e) => ({ ...e, row: r.row })),
-  );
-/** The messages on one cell. */
-const on = (preview: Body, cell: string) =>
-  errorsOf(preview)
-    .filter((e) => e.cell === cell)
-    .map((e) => e.msg);
+const on = messagesOn;
 
 /** Events of these types in the log. */
 async function recorded(types: string[]): Promise<Array<{ type: string; metadata: Body; data: Body }>> {
