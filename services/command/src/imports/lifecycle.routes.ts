@@ -56,7 +56,7 @@ export function registerImportLifecycleRoutes(app: FastifyInstance, deps: Comman
     },
     async (request) => {
       const progress = await progressByKey(deps.sql, request.query.key);
-      if (!progress) throw new HttpError(404, 'No commit with this key is running here.');
+      if (!progress) throw new HttpError(404, 'No commit with this key is running (not begun, or ended).');
       return progress;
     },
   );
